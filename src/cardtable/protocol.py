@@ -1,0 +1,223 @@
+"""The game protocol every cardtable game implements.
+
+A :class:`Game` is a configured rule set (variant options are keyword-only
+data); :meth:`Game.new_state` starts a whole match, deterministically from a
+seed or from explicit deck orders.  A :class:`State` is OpenSpiel-like:
+
+* :meth:`State.current_player` — a seat, or :data:`TERMINAL`;
+* :meth:`State.legal_actions` — sorted ints in ``range(game.num_distinct_actions)``;
+* :meth:`State.why_illegal` — ``None`` or a readable reason citing the ruling;
+* :meth:`State.apply_action` / :meth:`State.undo_action` / :meth:`State.clone`;
+* :meth:`State.is_terminal` / :meth:`State.returns` / :meth:`State.result`;
+* :meth:`State.view` — exactly what one seat may know, as JSON-ready data;
+* :meth:`State.resample` — a state whose hidden information is redrawn
+  consistently with one seat's view (for search agents).
+
+A match is exactly ``(game config, seed or decks, action list)``: replaying
+the actions on a fresh state reproduces it.  Nothing uses global random state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Final, NamedTuple
+
+TERMINAL: Final = -4
+"""``current_player()`` of a finished match (OpenSpiel's value)."""
+
+JSON = Any
+"""A JSON-serialisable value (dicts, lists, str, int, float, bool, None)."""
+
+
+class IllegalAction(ValueError):
+    """An action that the rules forbid (or that cannot be read) in this state.
+
+    ``rule`` is the ruling id the refusal rests on (``"LC-4"``), if any.
+    """
+
+    def __init__(self, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class Event(NamedTuple):
+    """What one applied action did: a small immutable record for logs and UIs."""
+
+    player: int
+    action: int
+    text: str
+    """The action in the game's notation, e.g. ``"play Y7"``."""
+    note: str = ""
+    """Consequences worth announcing: ``"round 1 ends"``, ``"wins the trick"`` …"""
+
+
+def round_rng(seed: int, round_index: int) -> random.Random:
+    """The private random source for dealing round ``round_index`` of match ``seed``.
+
+    String seeds are hashed with SHA-512 by :mod:`random`, so this is stable
+    across processes and Python runs and independent of the global state.
+    """
+    return random.Random(f"cardtable:{seed}:{round_index}")
+
+
+class Game(ABC):
+    """A configured rule set.  Subclasses set the class attributes below."""
+
+    name: ClassVar[str]
+    """Registry name, e.g. ``"lost-cities"``."""
+    title: ClassVar[str]
+    """Human title, e.g. ``"Lost Cities"``."""
+
+    config: Any
+    """A frozen, keyword-only dataclass of the variant options."""
+    num_players: int
+    num_distinct_actions: int
+    """Size of the fixed action space."""
+
+    def config_dict(self) -> dict[str, JSON]:
+        """The options as plain data (what a record stores)."""
+        return dataclasses.asdict(self.config)
+
+    @abstractmethod
+    def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> State:
+        """A new match.  ``decks[i]`` (card ids in dealing order) fixes round ``i``'s
+        deal; rounds without a given deck are shuffled from ``seed``."""
+
+    @abstractmethod
+    def action_name(self, action: int) -> str:
+        """Context-free name of an action id (a fixed table)."""
+
+    @abstractmethod
+    def card_name(self, card: int) -> str:
+        """Canonical name of a card id."""
+
+    @abstractmethod
+    def parse_card(self, text: str) -> int:
+        """Card id from its name; ``ValueError`` with a readable message if it is not one."""
+
+    def parse_action_name(self, text: str) -> int:
+        """Action id from its context-free name (case and spaces are forgiven)."""
+        table = self._action_lookup()
+        key = " ".join(text.split()).upper()
+        if key in table:
+            return table[key]
+        raise IllegalAction(f"{text.strip()!r} is not a move of {self.title}")
+
+    def _action_lookup(self) -> Mapping[str, int]:
+        cached: dict[str, int] | None = self.__dict__.get("_lookup")
+        if cached is None:
+            cached = {self.action_name(a).upper(): a for a in range(self.num_distinct_actions)}
+            self.__dict__["_lookup"] = cached
+        return cached
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{k}={v!r}" for k, v in self.config_dict().items())
+        return f"{type(self).__name__}({options})"
+
+
+class State(ABC):
+    """One match in progress (all its rounds)."""
+
+    game: Game
+    seed: int
+    decks: list[list[int]] | None
+    """The explicit deck orders the match was started from, or ``None`` (seeded)."""
+    history: list[int]
+    """Every action applied so far, in order."""
+
+    # --- whose turn -------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat to act, or :data:`TERMINAL`."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    # --- actions ------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Legal action ids, sorted ascending; empty when terminal."""
+
+    @abstractmethod
+    def why_illegal(self, action: int) -> str | None:
+        """``None`` if ``action`` is legal, else the reason with its ruling id."""
+
+    def is_legal(self, action: int) -> bool:
+        return self.why_illegal(action) is None
+
+    @abstractmethod
+    def apply_action(self, action: int) -> Event:
+        """Apply a legal action; raise :class:`IllegalAction` (state unchanged) otherwise."""
+
+    @abstractmethod
+    def undo_action(self) -> None:
+        """Take back the last applied action."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy (undo history included)."""
+
+    def action_to_string(self, action: int) -> str:
+        """The action in the game's notation (``"play Y7"``)."""
+        return self.game.action_name(action)
+
+    def legal_action_strings(self) -> list[str]:
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def parse_action(self, text: str) -> int:
+        """Read a move in the game's notation and check it is legal now.
+
+        Raises :class:`IllegalAction` saying what was wrong and what is allowed.
+        """
+        if self.is_terminal():
+            raise IllegalAction("the match is over: no more moves")
+        try:
+            action = self.game.parse_action_name(text)
+        except IllegalAction as err:
+            raise IllegalAction(f"{err}; legal now: {', '.join(self.legal_action_strings())}") from None
+        reason = self.why_illegal(action)
+        if reason is not None:
+            raise IllegalAction(reason, _rule_id(reason))
+        return action
+
+    # --- outcome ------------------------------------------------------------
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat returns: the match outcome when terminal, zeros before."""
+
+    @abstractmethod
+    def result(self) -> dict[str, JSON]:
+        """Outcome as data for records and reports (returns, scores, winner …)."""
+
+    # --- information ----------------------------------------------------------
+    @abstractmethod
+    def view(self, player: int) -> dict[str, JSON]:
+        """Everything ``player`` may know now (and nothing more), JSON-ready.
+
+        Always has the keys ``game``, ``player``, ``current_player``,
+        ``round`` (1-based), ``scores`` (running match totals per seat) and
+        ``round_scores`` (list of per-round score lists so far).
+        """
+
+    @abstractmethod
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A state that ``player`` cannot tell from this one, with every hidden
+        card (and future deal) redrawn at random from what is consistent with
+        ``player``'s information.  ``player``'s view is unchanged."""
+
+    def __str__(self) -> str:
+        """The full true state (debugging and golden traces only: never shown to a player)."""
+        return repr(self)
+
+
+_RULE_PREFIXES: Final = ("LC-", "LR-", "RG-")
+
+
+def _rule_id(reason: str) -> str | None:
+    for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
+        if word.startswith(_RULE_PREFIXES):
+            return word.rstrip(".;:")
+    return None
