@@ -18,7 +18,7 @@ where ``value`` 0 is a wager and 1..9 are the numbers 2..10.  Colours are
 ``Y B W G R`` and ``P`` (purple, six-colour variant).  The notation is the
 colour letter then the number, or ``w`` for a wager::
 
-    >>> parse_expedition("Y7"), expedition_name(5), expedition_name(40)
+    >>> parse_expedition("Y7"), expedition_name(6), expedition_name(40)
     (6, 'Y7', 'Rw')
     >>> [expedition_name(k) for k in (0, 9, 59)]
     ['Yw', 'Y10', 'P10']

@@ -1,0 +1,260 @@
+"""The ``cardtable`` command line: play, simulate, replay, list games."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import random
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from cardtable import records
+from cardtable.agents import agent_names, make_agent
+from cardtable.protocol import Game
+from cardtable.registry import game_names, load_game
+
+app = typer.Typer(
+    help="cardtable — Lost Cities, Lost Ranks and Ранг: play against AI, run studies, replay saved games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console(highlight=False)
+err_console = Console(stderr=True, highlight=False)
+
+# Which command-line options each game takes, and the game keyword they set.
+GAME_OPTIONS: dict[str, dict[str, str]] = {
+    "lost-cities": {"colors": "colors", "rounds": "rounds"},
+    "lost-ranks": {"players": "players", "force_strength": "force_strength", "longer": "longer_game"},
+    "rank": {"players": "players"},
+}
+
+GameArg = typer.Argument(..., help="Game: lost-cities, lost-ranks or rank.", show_default=False)
+ColorsOpt = typer.Option(None, "--colors", help="Lost Cities: 5 expeditions (default) or 6 (purple variant).")
+RoundsOpt = typer.Option(None, "--rounds", help="Lost Cities: rounds in a match (default 3; 1 = single round).")
+PlayersOpt = typer.Option(None, "--players", "-p", help="Lost Ranks: 4 or 2.  Ранг: 2 to 10.")
+ForceOpt = typer.Option(False, "--force-strength", help="Lost Ranks: score the Force Strength bonus (LR-16).")
+LongerOpt = typer.Option(False, "--longer", help="Lost Ranks: the longer game (target 15 / 7 rounds).")
+
+
+def fail(message: str) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}")
+    return typer.Exit(2)
+
+
+def build_game(name: str, **given: Any) -> Game:
+    """The game ``name`` with the command-line options that were given."""
+    if name not in game_names():
+        raise fail(f"unknown game {name!r}; choose from: {', '.join(game_names())}")
+    allowed = GAME_OPTIONS.get(name, {})
+    options = {}
+    for key, value in given.items():
+        if value in (None, False):
+            continue
+        if key not in allowed:
+            flag = "--" + key.replace("_", "-")
+            raise fail(f"{flag} does not apply to {name}; its options are: "
+                       + (", ".join("--" + k.replace("_", "-") for k in allowed) or "none"))
+        options[allowed[key]] = value
+    try:
+        return load_game(name, **options)
+    except ValueError as err:
+        raise fail(str(err)) from None
+
+
+def parse_agents(text: str, game: Game) -> list[str]:
+    names = [a.strip() for a in text.split(",") if a.strip()]
+    known = agent_names(game.name)
+    bad = [a for a in names if a not in known]
+    if not names or bad:
+        raise fail(f"unknown agent {', '.join(bad) or text!r}; choose from: {', '.join(known)}")
+    if len(names) > game.num_players:
+        raise fail(f"{len(names)} agents for {game.num_players} seats: give at most {game.num_players}")
+    return names
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the games, their options and their agents."""
+    table = Table(title="Games")
+    table.add_column("name")
+    table.add_column("title")
+    table.add_column("options")
+    table.add_column("agents")
+    for name in game_names():
+        game = load_game(name)
+        opts = ", ".join("--" + k.replace("_", "-") for k in GAME_OPTIONS.get(name, {}))
+        table.add_row(name, game.title, opts, ", ".join(agent_names(name)))
+    console.print(table)
+
+
+@app.command()
+def play(
+    game_name: str = GameArg,
+    ai: str = typer.Option("heuristic", "--ai", help="The AI for every other seat (see `cardtable games`)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Deal seed (default: random)."),
+    seat: int = typer.Option(0, "--seat", help="Your seat (0 = first)."),
+    colors: Optional[int] = ColorsOpt,
+    rounds: Optional[int] = RoundsOpt,
+    players: Optional[int] = PlayersOpt,
+    force_strength: bool = ForceOpt,
+    longer: bool = LongerOpt,
+    lang: str = typer.Option("en", "--lang", help="Interface language: en, or ru (Ранг)."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Where to save the game (default: ~/.local/share/cardtable/saves/)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue a saved game record."),
+) -> None:
+    """Play a match in the terminal against the AI.  Type a move's number or its notation;
+    'help' lists commands; the game is saved when you leave."""
+    from cardtable.console.play import TerminalMatch, default_save_dir
+
+    if lang not in ("en", "ru"):
+        raise fail(f"--lang must be en or ru, not {lang!r}")
+    if resume is not None:
+        try:
+            record = records.load(resume)
+            state = records.replay(record)
+        except records.RecordError as err:
+            raise fail(f"{resume}: {err}") from None
+        game = state.game
+        if game.name != game_name:
+            raise fail(f"{resume} is a {game.name} record, not {game_name}")
+        names = [str(p) for p in record.get("players", [])]
+        if "you" not in names:
+            raise fail(f"{resume} has no seat named 'you' to resume")
+        seat = names.index("you")
+        ai_names = {s: names[s] for s in range(game.num_players) if s != seat}
+        save_path = resume
+    else:
+        game = build_game(game_name, colors=colors, rounds=rounds, players=players,
+                          force_strength=force_strength, longer=longer)
+        if not 0 <= seat < game.num_players:
+            raise fail(f"--seat must be 0..{game.num_players - 1}")
+        parse_agents(ai, game)
+        seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
+        state = game.new_state(seed=seed)
+        ai_names = {s: ai for s in range(game.num_players) if s != seat}
+        names = ["you" if s == seat else ai for s in range(game.num_players)]
+        stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        save_path = save or default_save_dir() / f"{game.name}-{stamp}-seed{seed}.json"
+    agents = {s: make_agent(n, game, seed=state.seed * 31 + s) for s, n in ai_names.items()}
+    console.rule(f"{game.title} — seed {state.seed} — you are seat {seat}")
+    TerminalMatch(state, human=seat, agents=agents, players=names, console=console,
+                  lang=lang, save_path=save_path).run()
+
+
+@app.command()
+def simulate(
+    game_name: str = GameArg,
+    games: int = typer.Option(100, "--games", "-n", min=1, help="Number of matches."),
+    agents: str = typer.Option("heuristic,random", "--agents", "-a", help="Comma-separated agents; seats rotate between matches."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the first match (match i uses seed+i)."),
+    colors: Optional[int] = ColorsOpt,
+    rounds: Optional[int] = RoundsOpt,
+    players: Optional[int] = PlayersOpt,
+    force_strength: bool = ForceOpt,
+    longer: bool = LongerOpt,
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary as JSON."),
+) -> None:
+    """Play many matches between agents and print win rates (95 % intervals), mean scores
+    and seat advantage."""
+    from cardtable.lab.series import run_series
+
+    game = build_game(game_name, colors=colors, rounds=rounds, players=players,
+                      force_strength=force_strength, longer=longer)
+    names = parse_agents(agents, game)
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
+        task = progress.add_task(f"{game.title}: {' vs '.join(names)}", total=games)
+        summary = run_series(game, names, games=games, seed=seed, on_match=lambda _: progress.advance(task))
+    console.print(summary_tables(summary))
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(summary.as_dict(), indent=1) + "\n", encoding="utf-8")
+        console.print(f"Summary written to {json_out}")
+
+
+def summary_tables(summary: Any) -> Table:
+    data = summary.as_dict()
+    outer = Table.grid(padding=(1, 0))
+    title = f"{data['matches']} matches of {data['game']} {data['config']}  (draws: {data['draws']}, mean length {data['mean_actions']:.0f} actions)"
+    for heading, rows in (("by agent", data["entries"]), ("by seat (seat advantage)", data["seats"])):
+        t = Table(title=f"{title} — {heading}" if heading == "by agent" else heading)
+        t.add_column("")
+        t.add_column("seat-matches", justify="right")
+        t.add_column("win %  [95 % CI]", justify="right")
+        t.add_column("loss %  [95 % CI]", justify="right")
+        t.add_column("mean return", justify="right")
+        if heading == "by agent":
+            t.add_column("mean score", justify="right")
+            t.add_column("ms/decision", justify="right")
+        for r in rows:
+            lo, hi = r["win_rate_95"]
+            llo, lhi = r["loss_rate_95"]
+            cells = [
+                r["agent"],
+                str(r["seat_matches"]),
+                f"{100 * r['win_rate']:.1f}  [{100 * lo:.1f}, {100 * hi:.1f}]",
+                f"{100 * r['loss_rate']:.1f}  [{100 * llo:.1f}, {100 * lhi:.1f}]",
+                f"{r['mean_return']:+.3f}",
+            ]
+            if heading == "by agent":
+                cells.append("—" if r["mean_score"] is None else f"{r['mean_score']:.1f}")
+                cells.append(f"{r['mean_decision_ms']:.2f}")
+            t.add_row(*cells)
+        outer.add_row(t)
+    return outer
+
+
+@app.command()
+def replay(
+    path: Path = typer.Argument(..., help="A saved game record (JSON)."),
+    seat: int = typer.Option(0, "--seat", help="Whose view to show the table from."),
+    board: bool = typer.Option(False, "--board", help="Show the table after every move."),
+    step: bool = typer.Option(False, "--step", help="Wait for Enter after every move."),
+) -> None:
+    """Show a saved game move by move, and check it replays to its stored result."""
+    from cardtable.console.play import renderer_for
+
+    try:
+        record = records.load(path)
+        final = records.replay(record)  # validates every move and the stored result
+    except records.RecordError as err:
+        raise fail(f"{path}: {err}") from None
+    game = final.game
+    if not 0 <= seat < game.num_players:
+        raise fail(f"--seat must be 0..{game.num_players - 1}")
+    renderer = renderer_for(game.name)
+    players = record.get("players") or [f"seat {i}" for i in range(game.num_players)]
+    console.rule(f"{game.title} {game.config_dict()} — seed {record['seed']} — players: {', '.join(map(str, players))}")
+    state = records.new_state_of(record)
+    rounds_seen = 0
+    for number, action in enumerate(final.history, start=1):
+        event = state.apply_action(action)
+        view = state.view(seat)
+        line = renderer.describe(event, view, lang="en")
+        console.print(f"[dim]{number:>4}[/] {line}")
+        if len(view["round_scores"]) > rounds_seen:
+            rounds_seen = len(view["round_scores"])
+            console.print(f"[bold]Round {rounds_seen} scores: {view['round_scores'][-1]} — totals {view['scores']}[/]")
+        if board:
+            console.print(renderer.render(view, lang="en"))
+        if step:
+            input("[Enter] ")
+    if final.is_terminal():
+        console.rule("Result")
+        console.print(final.result())
+    else:
+        console.print(f"[yellow]The record stops after move {len(final.history)}; the match is not finished.[/]")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,243 @@
+"""The terminal play loop shared by every game: one human seat against agents.
+
+Each game supplies a renderer module ``cardtable.console.<game>`` with
+``render(view, lang=...)`` and ``describe(event, view, lang=...)``; this
+module runs the match, reads the human's moves (by number or notation),
+announces everything that happens, and saves the record on exit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from cardtable import records
+from cardtable.agents import Agent, Observation
+from cardtable.protocol import Event, IllegalAction, State
+
+HELP_EN = (
+    "Type the number of a move or the move itself (e.g. '{example}'). "
+    "Other commands: 'moves' lists the legal moves, 'board' shows the table again, "
+    "'save' saves the game, 'quit' saves and leaves."
+)
+
+TEXT = {
+    "en": {
+        "your_move": "Your move",
+        "legal": "Legal moves",
+        "saved": "Game saved to {path} — resume with: cardtable play {game} --resume {path}",
+        "bye": "Leaving the match.",
+        "final": "Match over",
+        "round_over": "Round {n} is over",
+        "waiting": "{who} is thinking…",
+    },
+    "ru": {
+        "your_move": "Ваш ход",
+        "legal": "Возможные ходы",
+        "saved": "Партия сохранена в {path} — продолжить: cardtable play {game} --resume {path}",
+        "bye": "Выход из партии.",
+        "final": "Партия окончена",
+        "round_over": "Раунд {n} окончен",
+        "waiting": "{who} думает…",
+    },
+}
+HELP_RU = (
+    "Введите номер хода или сам ход (например, '{example}'). "
+    "Команды: 'moves' — список ходов, 'board' — стол, 'save' — сохранить, 'quit' — сохранить и выйти."
+)
+
+
+def renderer_for(game_name: str) -> ModuleType:
+    """The console renderer module of a game."""
+    return importlib.import_module(f"cardtable.console.{game_name.replace('-', '_')}")
+
+
+def default_save_dir() -> Path:
+    base = os.environ.get("CARDTABLE_HOME") or os.path.join(
+        os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share"), "cardtable"
+    )
+    return Path(base) / "saves"
+
+
+class TerminalMatch:
+    """A match between a human at the terminal and agents in the other seats."""
+
+    def __init__(
+        self,
+        state: State,
+        *,
+        human: int,
+        agents: dict[int, Agent],
+        players: Sequence[str],
+        console: Console | None = None,
+        input_fn: Callable[[str], str] = input,
+        lang: str = "en",
+        save_path: Path | None = None,
+        hint: Callable[[State], str] | None = None,
+    ) -> None:
+        self.state = state
+        self.human = human
+        self.agents = agents
+        self.players = list(players)
+        self.console = console or Console(highlight=False)
+        self.input = input_fn
+        self.lang = lang if lang in TEXT else "en"
+        self.text = TEXT[self.lang]
+        self.renderer = renderer_for(state.game.name)
+        self.save_path = save_path
+        self.hint = hint
+
+    # ------------------------------------------------------------------
+    def run(self) -> State:
+        """Play until the match ends or the human quits; always saves the record."""
+        shown_rounds = len(self.state.view(self.human)["round_scores"])
+        try:
+            self._show_board()
+            while not self.state.is_terminal():
+                seat = self.state.current_player()
+                if seat == self.human:
+                    action = self._ask_human()
+                    if action is None:
+                        self.console.print(self.text["bye"])
+                        break
+                else:
+                    action = self.agents[seat].act(Observation.of(self.state, seat))
+                event = self.state.apply_action(action)
+                view = self.state.view(self.human)
+                self._announce(event, view)
+                if len(view["round_scores"]) > shown_rounds:
+                    shown_rounds = len(view["round_scores"])
+                    self._round_summary(view)
+                    if not self.state.is_terminal():
+                        self._show_board()
+            if self.state.is_terminal():
+                self._final()
+        except (KeyboardInterrupt, EOFError):
+            self.console.print()
+            self.console.print(self.text["bye"])
+        finally:
+            self._save()
+        return self.state
+
+    # ------------------------------------------------------------------
+    def _show_board(self) -> None:
+        self.console.print(self.renderer.render(self.state.view(self.human), lang=self.lang))
+
+    def _legal_table(self) -> Table:
+        table = Table(title=self.text["legal"], show_header=False, box=None, pad_edge=False)
+        strings = self.state.legal_action_strings()
+        columns = 4 if len(strings) > 8 else 2
+        rows = (len(strings) + columns - 1) // columns
+        for r in range(rows):
+            cells = []
+            for c in range(columns):
+                i = c * rows + r
+                cells.append(f"[bold cyan]{i + 1:>2}[/] {strings[i]}" if i < len(strings) else "")
+            table.add_row(*cells)
+        return table
+
+    def _ask_human(self) -> int | None:
+        self._show_board()
+        legal = self.state.legal_actions()
+        strings = self.state.legal_action_strings()
+        if len(legal) == 1 and self._is_forced(strings[0]):
+            self.console.print(f"[dim]{self.text['your_move']}: {strings[0]} (only move)[/]")
+            return legal[0]
+        self.console.print(self._legal_table())
+        while True:
+            raw = self.input(f"{self.text['your_move']} [1-{len(legal)}, ?=hint, help]: ").strip()
+            word = raw.lower()
+            if not raw:
+                continue
+            if word in ("quit", "exit", "q"):
+                return None
+            if word in ("help", "h"):
+                template = HELP_RU if self.lang == "ru" else HELP_EN
+                self.console.print(template.format(example=strings[0]))
+                continue
+            if word in ("moves", "m", "legal"):
+                self.console.print(self._legal_table())
+                continue
+            if word in ("board", "b"):
+                self._show_board()
+                self.console.print(self._legal_table())
+                continue
+            if word == "save":
+                self._save()
+                continue
+            if word in ("?", "hint"):
+                if self.hint is None:
+                    self.console.print("[yellow]No hint engine is available for this match.[/]")
+                else:
+                    self.console.print(self.hint(self.state))
+                continue
+            if raw.isdigit():
+                n = int(raw)
+                if 1 <= n <= len(legal):
+                    return legal[n - 1]
+                self.console.print(f"[red]There is no move {n}: choose 1-{len(legal)}.[/]")
+                self.console.print(self._legal_table())
+                continue
+            try:
+                return self.state.parse_action(raw)
+            except IllegalAction as err:
+                self.console.print(f"[red]{err}[/]")
+                self.console.print(self._legal_table())
+
+    @staticmethod
+    def _is_forced(text: str) -> bool:
+        # Auto-play single moves that are no decision at all (a forced draw or pass).
+        return text.split()[0].lower() in ("draw", "pass", "continue")
+
+    def _announce(self, event: Event, view: dict[str, Any]) -> None:
+        line = self.renderer.describe(event, view, lang=self.lang)
+        if line:
+            self.console.print(line)
+
+    def _round_summary(self, view: dict[str, Any]) -> None:
+        rounds = view["round_scores"]
+        table = Table(title=self.text["round_over"].format(n=len(rounds)))
+        labels = _score_labels(view, self.players, self.human)
+        table.add_column("Round")
+        for label in labels:
+            table.add_column(label, justify="right")
+        for i, scores in enumerate(rounds, start=1):
+            table.add_row(str(i), *[str(s) for s in scores])
+        table.add_row("Total", *[f"[bold]{s}[/]" for s in view["scores"]])
+        self.console.print(table)
+
+    def _final(self) -> None:
+        result = self.state.result()
+        returns = result["returns"]
+        mine = returns[self.human]
+        verdict = "You win!" if mine > 0 else "You lose." if mine < 0 else "A draw."
+        if self.state.game.name == "rank":
+            verdict = "You stay in Rank — you lose." if mine < 0 else "You are out of Rank — you did not lose!"
+            if self.lang == "ru":
+                verdict = "Вы остались в Ранге — проигрыш." if mine < 0 else "Вы вышли из Ранга — вы не проиграли!"
+        self.console.rule(self.text["final"])
+        self.console.print(f"[bold]{verdict}[/]  Final scores: {result.get('scores')}")
+
+    def _save(self) -> None:
+        if self.save_path is None or not self.state.history:
+            return
+        rec = records.record_of(self.state, players=self.players)
+        path = records.save(self.save_path, rec)
+        self.console.print(self.text["saved"].format(path=path, game=self.state.game.name))
+
+
+def _score_labels(view: dict[str, Any], players: Sequence[str], human: int) -> list[str]:
+    n = len(view["scores"])
+    if n == len(players):
+        return ["You" if i == human else f"{players[i]} (seat {i})" for i in range(n)]
+    names = view.get("score_labels")
+    if isinstance(names, list) and len(names) == n:
+        return [str(x) for x in names]
+    return [f"side {i}" for i in range(n)]

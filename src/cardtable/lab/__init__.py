@@ -1,0 +1,1 @@
+"""Studies: run many matches between agents and summarise them."""

@@ -1,0 +1,145 @@
+"""Checks shared by every game: determinism, records, the registry, the CLI."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardtable import records
+from cardtable.agents import Observation, make_agent
+from cardtable.cli import app
+from cardtable.registry import game_names, load_game
+
+VARIANTS = [
+    ("lost-cities", {}),
+    ("lost-cities", {"colors": 6}),
+    ("lost-ranks", {"players": 4}),
+    ("lost-ranks", {"players": 2}),
+    ("rank", {"players": 3}),
+    ("rank", {"players": 6}),
+]
+IDS = [f"{g}-{'-'.join(f'{k}{v}' for k, v in o.items()) or 'default'}" for g, o in VARIANTS]
+
+
+def _play(game_name: str, options: dict[str, object], seed: int, disturb: bool) -> list[int]:
+    game = load_game(game_name, **options)
+    agents = [make_agent("heuristic" if s % 2 == 0 else "random", game, seed=seed + s) for s in range(game.num_players)]
+    state = game.new_state(seed=seed)
+    while not state.is_terminal():
+        if disturb:
+            random.seed(random.random() * 1e9)
+            random.random()
+        seat = state.current_player()
+        state.apply_action(agents[seat].act(Observation.of(state)))
+    return state.history
+
+
+@pytest.mark.parametrize("game_name,options", VARIANTS, ids=IDS)
+def test_deterministic_under_disturbed_global_random(game_name: str, options: dict[str, object]) -> None:
+    random.seed(1)
+    first = _play(game_name, options, 11, disturb=False)
+    random.seed(2)
+    second = _play(game_name, options, 11, disturb=True)
+    assert first == second
+
+
+def test_registry_names_and_errors() -> None:
+    assert game_names() == ["lost-cities", "lost-ranks", "rank"]
+    with pytest.raises(ValueError, match="known games"):
+        load_game("chess")
+    with pytest.raises(ValueError):
+        load_game("lost-cities", wings=3)
+
+
+def _finished_record(tmp_path: Path) -> Path:
+    game = load_game("lost-cities", rounds=1)
+    state = game.new_state(seed=5)
+    rng = random.Random(5)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    path = tmp_path / "game.json"
+    records.save(path, records.record_of(state, players=["a", "b"]))
+    return path
+
+
+def test_record_round_trip_and_refusals(tmp_path: Path) -> None:
+    path = _finished_record(tmp_path)
+    rec = records.load(path)
+    state = records.replay(rec)
+    assert state.is_terminal() and state.result() == rec["result"]
+
+    bad = dict(rec, moves=list(rec["moves"]))
+    bad["moves"][3] = "fly to the moon"
+    with pytest.raises(records.RecordError, match=r"move 4 \('fly to the moon'\)"):
+        records.replay(bad)
+    bad = dict(rec, result={"returns": [5, 5]})
+    with pytest.raises(records.RecordError, match="does not match"):
+        records.replay(bad)
+    with pytest.raises(records.RecordError, match="field 'seed'"):
+        records.replay({k: v for k, v in rec.items() if k != "seed"})
+    with pytest.raises(records.RecordError, match="not valid JSON"):
+        records.loads("{oops")
+    with pytest.raises(records.RecordError, match="unknown game"):
+        records.replay(dict(rec, game="chess"))
+
+
+runner = CliRunner()
+
+
+def test_cli_simulate_prints_summary_and_json(tmp_path: Path) -> None:
+    out = tmp_path / "s.json"
+    res = runner.invoke(app, ["simulate", "lost-cities", "--games", "4", "--agents", "heuristic,random", "--rounds", "1", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "win %" in res.output and "seat advantage" in res.output
+    data = json.loads(out.read_text())
+    assert data["matches"] == 4 and len(data["entries"]) == 2
+
+
+def test_cli_bad_options_are_explained() -> None:
+    res = runner.invoke(app, ["simulate", "lost-cities", "--players", "4"])
+    assert res.exit_code == 2 and "--players does not apply to lost-cities" in res.output
+    res = runner.invoke(app, ["simulate", "chess"])
+    assert res.exit_code == 2 and "unknown game" in res.output
+    res = runner.invoke(app, ["simulate", "rank", "--agents", "genius"])
+    assert res.exit_code == 2 and "unknown agent" in res.output
+
+
+def test_cli_replay_and_bad_record(tmp_path: Path) -> None:
+    path = _finished_record(tmp_path)
+    res = runner.invoke(app, ["replay", str(path)])
+    assert res.exit_code == 0, res.output
+    assert "Result" in res.output
+    broken = tmp_path / "broken.json"
+    rec = json.loads(path.read_text())
+    rec["moves"][0] = "draw deck"
+    broken.write_text(json.dumps(rec))
+    res = runner.invoke(app, ["replay", str(broken)])
+    assert res.exit_code == 2 and "move 1" in res.output
+
+
+@pytest.mark.parametrize("game_name,args", [("lost-cities", ["--rounds", "1"]), ("lost-ranks", ["--players", "2"]), ("rank", ["--players", "3"])])
+def test_cli_play_a_whole_match_by_numbers(tmp_path: Path, game_name: str, args: list[str]) -> None:
+    """A human who always types '1' (plus some bad input) finishes a match; the save replays."""
+    save = tmp_path / "save.json"
+    script = "nonsense\n999\nhelp\n" + "1\n" * 3000
+    res = runner.invoke(app, ["play", game_name, "--seed", "3", "--save", str(save), *args], input=script)
+    assert res.exit_code == 0, res.output[-2000:]
+    assert "There is no move 999" in res.output
+    assert "Match over" in res.output
+    rec = records.load(save)
+    assert rec["result"] is not None and records.replay(rec).is_terminal()
+
+
+def test_cli_play_quit_saves_and_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "save.json"
+    res = runner.invoke(app, ["play", "lost-cities", "--seed", "4", "--save", str(save)], input="1\n1\nquit\n")
+    assert res.exit_code == 0, res.output
+    rec = records.load(save)
+    assert rec["result"] is None and len(rec["moves"]) >= 2
+    res = runner.invoke(app, ["play", "lost-cities", "--resume", str(save)], input="quit\n")
+    assert res.exit_code == 0, res.output
+    assert len(records.load(save)["moves"]) >= len(rec["moves"])
