@@ -43,7 +43,7 @@ LongerOpt = typer.Option(False, "--longer", help="Lost Ranks: the longer game (t
 
 
 def fail(message: str) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}")
+    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -144,7 +144,20 @@ def play(
     agents = {s: make_agent(n, game, seed=state.seed * 31 + s) for s, n in ai_names.items()}
     console.rule(f"{game.title} — seed {state.seed} — you are seat {seat}")
     TerminalMatch(state, human=seat, agents=agents, players=names, console=console,
-                  lang=lang, save_path=save_path).run()
+                  lang=lang, save_path=save_path, hint=_hint_engine(seat)).run()
+
+
+def _hint_engine(seat: int) -> Any:
+    """The search AI's hint for ``seat`` (computed from that seat's view only)."""
+    try:
+        from cardtable.agents.search import hint_text
+    except ImportError:  # pragma: no cover - search agent not installed
+        return None
+
+    def hint(state: Any) -> str:
+        return str(hint_text(state, seat))
+
+    return hint
 
 
 @app.command()

@@ -11,6 +11,10 @@ from cardtable.protocol import Game
 # name -> game name (or "*" for every game) -> "module:Class"
 _AGENTS: dict[str, dict[str, str]] = {
     "random": {"*": "cardtable.agents.base:RandomAgent"},
+    "easy": {"*": "cardtable.agents.search:EasyAgent"},
+    "medium": {"*": "cardtable.agents.search:MediumAgent"},
+    "hard": {"*": "cardtable.agents.search:HardAgent"},
+    "ismcts": {"*": "cardtable.agents.search:ISMCTSAgent"},
     "heuristic": {
         "lost-cities": "cardtable.agents.lost_cities:LostCitiesHeuristic",
         "lost-ranks": "cardtable.agents.lost_ranks:LostRanksHeuristic",

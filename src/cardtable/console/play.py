@@ -99,7 +99,6 @@ class TerminalMatch:
         """Play until the match ends or the human quits; always saves the record."""
         shown_rounds = len(self.state.view(self.human)["round_scores"])
         try:
-            self._show_board()
             while not self.state.is_terminal():
                 seat = self.state.current_player()
                 if seat == self.human:
@@ -115,8 +114,6 @@ class TerminalMatch:
                 if len(view["round_scores"]) > shown_rounds:
                     shown_rounds = len(view["round_scores"])
                     self._round_summary(view)
-                    if not self.state.is_terminal():
-                        self._show_board()
             if self.state.is_terminal():
                 self._final()
         except (KeyboardInterrupt, EOFError):
@@ -130,44 +127,58 @@ class TerminalMatch:
     def _show_board(self) -> None:
         self.console.print(self.renderer.render(self.state.view(self.human), lang=self.lang))
 
-    def _legal_table(self) -> Table:
-        table = Table(title=self.text["legal"], show_header=False, box=None, pad_edge=False)
+    def _choices(self) -> list[tuple[str, int, str]]:
+        """(key, action, text) for every legal move; keys follow the numbered hand."""
+        legal = self.state.legal_actions()
         strings = self.state.legal_action_strings()
-        columns = 4 if len(strings) > 8 else 2
-        rows = (len(strings) + columns - 1) // columns
+        hand = self.state.view(self.human).get("hand")
+        names = [str(c) for c in hand] if isinstance(hand, list) else []
+        keys = quick_keys(names, strings)
+        return sorted(zip(keys, legal, strings), key=lambda c: _key_order(c[0]))
+
+    def _legal_table(self, choices: list[tuple[str, int, str]]) -> Table:
+        table = Table(title=self.text["legal"], show_header=False, box=None, pad_edge=False)
+        columns = 4 if len(choices) > 8 else 2
+        rows = (len(choices) + columns - 1) // columns
         for r in range(rows):
             cells = []
             for c in range(columns):
                 i = c * rows + r
-                cells.append(f"[bold cyan]{i + 1:>2}[/] {strings[i]}" if i < len(strings) else "")
+                if i < len(choices):
+                    key, _, text = choices[i]
+                    cells.append(f"[bold cyan]{key:>3}[/] {text}")
+                else:
+                    cells.append("")
             table.add_row(*cells)
         return table
 
     def _ask_human(self) -> int | None:
+        choices = self._choices()
+        if len(choices) == 1 and self._is_forced(choices[0][2]):
+            self.console.print(f"[dim]{self.text['your_move']}: {choices[0][2]} (only move)[/]")
+            return choices[0][1]
+        by_key = {key.lower(): action for key, action, _ in choices}
         self._show_board()
-        legal = self.state.legal_actions()
-        strings = self.state.legal_action_strings()
-        if len(legal) == 1 and self._is_forced(strings[0]):
-            self.console.print(f"[dim]{self.text['your_move']}: {strings[0]} (only move)[/]")
-            return legal[0]
-        self.console.print(self._legal_table())
+        self.console.print(self._legal_table(choices))
         while True:
-            raw = self.input(f"{self.text['your_move']} [1-{len(legal)}, ?=hint, help]: ").strip()
+            raw = self.input(f"{self.text['your_move']} [key or move, ? = hint, help]: ").strip()
             word = raw.lower()
             if not raw:
                 continue
+            if word in by_key:
+                return by_key[word]
             if word in ("quit", "exit", "q"):
                 return None
             if word in ("help", "h"):
                 template = HELP_RU if self.lang == "ru" else HELP_EN
-                self.console.print(template.format(example=strings[0]))
+                self.console.print(template.format(example=choices[0][2]))
                 continue
-            if word in ("moves", "m", "legal"):
-                self.console.print(self._legal_table())
+            if word in ("moves", "legal"):
+                self.console.print(self._legal_table(choices))
                 continue
-            if word in ("board", "b"):
+            if word == "board":
                 self._show_board()
-                self.console.print(self._legal_table())
+                self.console.print(self._legal_table(choices))
                 continue
             if word == "save":
                 self._save()
@@ -178,18 +189,16 @@ class TerminalMatch:
                 else:
                     self.console.print(self.hint(self.state))
                 continue
-            if raw.isdigit():
-                n = int(raw)
-                if 1 <= n <= len(legal):
-                    return legal[n - 1]
-                self.console.print(f"[red]There is no move {n}: choose 1-{len(legal)}.[/]")
-                self.console.print(self._legal_table())
+            if word.isdigit() or (word[:1].isalpha() and word[1:].isdigit()):
+                self.console.print(f"[red]{raw!r} is not one of the keys shown: "
+                                   f"{', '.join(k for k, _, _ in choices)}.[/]")
+                self.console.print(self._legal_table(choices))
                 continue
             try:
                 return self.state.parse_action(raw)
             except IllegalAction as err:
                 self.console.print(f"[red]{err}[/]")
-                self.console.print(self._legal_table())
+                self.console.print(self._legal_table(choices))
 
     @staticmethod
     def _is_forced(text: str) -> bool:
@@ -241,3 +250,57 @@ def _score_labels(view: dict[str, Any], players: Sequence[str], human: int) -> l
     if isinstance(names, list) and len(names) == n:
         return [str(x) for x in names]
     return [f"side {i}" for i in range(n)]
+
+
+_COMMAND_LETTERS = frozenset("qh")
+
+
+def _key_order(key: str) -> tuple[int, str, int]:
+    digits = key.lstrip("abcdefghijklmnopqrstuvwxyz")
+    prefix = key[: len(key) - len(digits)]
+    return (0 if not prefix else 1 if digits else 2, prefix, int(digits or 0))
+
+
+def quick_keys(hand: Sequence[str], moves: Sequence[str]) -> list[str]:
+    """Short keys for ``moves`` that follow the numbered hand display.
+
+    A move naming hand card *i* (1-based) gets key ``i`` for the first kind of
+    move (usually play) and the verb's initial plus ``i`` for others; moves
+    that name no hand card get letters.  Without a hand, moves are numbered.
+
+    >>> quick_keys(["Y7", "B2"], ["play Y7", "discard Y7", "discard B2", "draw deck"])
+    ['1', 'd1', 'd2', 'a']
+    >>> quick_keys([], ["play 7H", "draw"])
+    ['1', '2']
+    """
+    if not hand:
+        return [str(i + 1) for i in range(len(moves))]
+    first_index: dict[str, int] = {}
+    for i, name in enumerate(hand, start=1):
+        first_index.setdefault(name.upper(), i)
+    main_verb = None
+    keys: list[str] = []
+    used: set[str] = set()
+    letters = (c for c in "abcefgijklnoprstuvwxyz" if c not in _COMMAND_LETTERS)
+    pending: list[int] = []
+    for n, text in enumerate(moves):
+        words = text.split()
+        card = next((w.upper() for w in reversed(words) if w.upper() in first_index), None)
+        key = ""
+        if card is not None:
+            verb = words[0].lower() if len(words) > 1 else ""
+            if main_verb is None:
+                main_verb = verb
+            index = first_index[card]
+            key = str(index) if verb == main_verb else f"{verb[:1] or 'x'}{index}"
+        if not key or key in used:
+            pending.append(n)
+            keys.append("")
+            continue
+        used.add(key)
+        keys.append(key)
+    for n in pending:
+        key = next(c for c in letters if c not in {k[:1] for k in used if not k[:1].isdigit()})
+        used.add(key)
+        keys[n] = key
+    return keys

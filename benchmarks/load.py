@@ -1,0 +1,301 @@
+"""Load test of the match server: N concurrent bot-driven matches over real
+websockets on loopback.
+
+Every seat of every match is a bot client with its own websocket.  A bot whose
+turn it is waits a think time, then sends a random legal move; the latency
+measured is **move → opponent update**: from the moment the mover sends its
+move to the moment the *other* seat's client has received the update for it
+(both clients run in the same process, so they share a clock).  Finished
+matches are replaced by new ones so that N stay in play for the whole run.
+
+By default the script starts its own server (``python -m cardtable.server``,
+SQLite in a temporary folder, one process) and runs the bots in
+``--client-procs`` separate processes::
+
+    python benchmarks/load.py                         # 500 matches, 60 s, think 1 s
+    python benchmarks/load.py --matches 100 --seconds 20 --think 0.2
+    python benchmarks/load.py --url http://127.0.0.1:8000   # an already running server
+    python benchmarks/load.py --db postgresql://...        # the server on PostgreSQL
+
+It prints the move count, throughput, latency percentiles (p50/p90/p99/max),
+errors (error messages, refused or dropped connections, moves never answered)
+and the server's CPU use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+try:
+    import uvloop
+except ImportError:  # pragma: no cover
+    uvloop = None  # type: ignore[assignment]
+
+import httpx
+from websockets.asyncio.client import connect
+
+try:
+    from orjson import loads as json_loads
+except ImportError:  # pragma: no cover
+    json_loads = json.loads
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.ack_latencies: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.moves = 0
+        self.matches_done = 0
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class MatchBots:
+    """The bots of one match: one websocket per seat."""
+
+    def __init__(self, base: str, game: str, config: dict[str, Any], think: float, stats: Stats,
+                 rng: random.Random, deadline: float) -> None:
+        self.base = base
+        self.ws_url = base.replace("http://", "ws://") + "/ws"
+        self.game = game
+        self.config = config
+        self.think = think
+        self.stats = stats
+        self.rng = rng
+        self.deadline = deadline
+        self.sent: dict[int, float] = {}
+        """seq of a move -> when it was sent."""
+
+    async def run(self, http: httpx.AsyncClient) -> None:
+        while time.monotonic() < self.deadline:
+            try:
+                r = await http.post("/api/matches", json={"game": self.game, "config": self.config})
+                r.raise_for_status()
+            except Exception:  # noqa: BLE001
+                self.stats.error("create")
+                await asyncio.sleep(1)
+                continue
+            created = r.json()
+            self.sent = {}
+            try:
+                finished = await self.play(created)
+            except Exception as err:  # noqa: BLE001
+                self.stats.error(f"session:{type(err).__name__}")
+                await asyncio.sleep(0.5)
+                continue
+            if finished:
+                self.stats.matches_done += 1
+
+    async def play(self, created: dict[str, Any]) -> bool:
+        mid = created["match"]
+        seats = created["seats"]
+        n = len(seats)
+        done = asyncio.Event()
+        finished = [False]
+
+        async def bot(seat: int, token: str) -> None:
+            async with connect(self.ws_url, max_size=2**22, open_timeout=30, ping_interval=None) as ws:
+                await ws.send(json.dumps({"type": "hello", "v": 1, "match": mid, "token": token}))
+                pending: asyncio.Task[None] | None = None
+                while not done.is_set():
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, self.deadline - time.monotonic()) + 10)
+                    except asyncio.TimeoutError:
+                        if time.monotonic() < self.deadline:
+                            self.stats.error("timeout")
+                        done.set()
+                        break
+                    msg = json_loads(raw)
+                    kind = msg["type"]
+                    now = time.perf_counter()
+                    if kind == "error":
+                        self.stats.error(f"error:{msg['code']}")
+                        continue
+                    if kind == "ack":
+                        t0 = self.sent.get(msg["seq"])
+                        if t0 is not None:
+                            self.stats.ack_latencies.append(now - t0)
+                        continue
+                    if kind not in ("state", "update"):
+                        continue
+                    seq = msg["seq"]
+                    if kind == "update" and msg["event"]["seat"] != seat:
+                        t0 = self.sent.get(seq)
+                        if t0 is not None:
+                            self.stats.latencies.append(now - t0)
+                    if msg["status"] == "finished":
+                        finished[0] = True
+                        done.set()
+                        break
+                    if time.monotonic() >= self.deadline:
+                        done.set()
+                        break
+                    legal = msg["legal"]
+                    if legal and (pending is None or pending.done()):
+                        pending = asyncio.ensure_future(self._move(ws, seq, legal))
+                if pending is not None and not pending.done():
+                    pending.cancel()
+
+        await asyncio.gather(*(bot(s["seat"], s["token"]) for s in seats[:n]))
+        return finished[0]
+
+    async def _move(self, ws: Any, seq: int, legal: list[dict[str, Any]]) -> None:
+        if self.think > 0:
+            await asyncio.sleep(self.think * (0.5 + self.rng.random()))
+        choice = self.rng.choice(legal)
+        self.sent[seq + 1] = time.perf_counter()
+        self.stats.moves += 1
+        await ws.send(json.dumps({"type": "move", "seq": seq, "action": choice["action"]}))
+
+
+async def client_main(base: str, matches: int, seconds: float, think: float, game: str,
+                      config: dict[str, Any], seed: int, ramp: float) -> dict[str, Any]:
+    stats = Stats()
+    deadline = time.monotonic() + seconds + ramp
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        tasks = []
+        for i in range(matches):
+            bots = MatchBots(base, game, config, think, stats, random.Random(seed * 100003 + i), deadline)
+            tasks.append(asyncio.ensure_future(bots.run(http)))
+            if ramp > 0:
+                await asyncio.sleep(ramp / matches)
+        await asyncio.gather(*tasks)
+    return {"latencies": stats.latencies, "ack": stats.ack_latencies, "errors": stats.errors,
+            "moves": stats.moves, "matches_done": stats.matches_done, "cpu": time.process_time()}
+
+
+def _client_proc(args: tuple[Any, ...], out: Any) -> None:
+    if uvloop is not None:
+        uvloop.install()
+    out.put(asyncio.run(client_main(*args)))
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, int(round(q / 100 * (len(ordered) - 1)))))
+    return ordered[k]
+
+
+def cpu_seconds(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
+
+
+def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None]:
+    tmp = None
+    if db is None:
+        tmp = tempfile.mkdtemp(prefix="cardtable-load-")
+        db = f"sqlite:///{tmp}/load.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardtable.server", "--port", "0", "--db", db, "--ai-delay", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if "http://" not in line:
+        raise SystemExit(f"server did not start: {line}")
+    base = line.split()[3].rstrip("/")
+    for _ in range(100):
+        try:
+            if httpx.get(base + "/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    return proc, base, tmp
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", "-n", type=int, default=500, help="concurrent matches")
+    parser.add_argument("--seconds", type=float, default=60, help="measured run time")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean think time of a bot before each move, seconds (uniform 0.5x-1.5x)")
+    parser.add_argument("--ramp", type=float, default=10, help="seconds over which matches are started (not measured)")
+    parser.add_argument("--game", default="lost-cities")
+    parser.add_argument("--config", default="{}", help="game options as JSON")
+    parser.add_argument("--client-procs", type=int, default=2, help="processes running the bots")
+    parser.add_argument("--url", default=None, help="use this running server instead of starting one")
+    parser.add_argument("--db", default=None, help="database URL of the started server (default: SQLite temp file)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    proc = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        proc, base, _ = start_server(args.db)
+    config = json.loads(args.config)
+    procs = max(1, min(args.client_procs, args.matches))
+    share = [args.matches // procs + (1 if i < args.matches % procs else 0) for i in range(procs)]
+    print(f"server {base}; {args.matches} matches of {args.game} {config}; think {args.think} s; "
+          f"{args.seconds:.0f} s after a {args.ramp:.0f} s ramp; {procs} client processes", flush=True)
+    cpu0 = cpu_seconds(proc.pid) if proc else float("nan")
+    wall0 = time.monotonic()
+    ctx = mp.get_context("spawn")
+    out: Any = ctx.Queue()
+    workers = [ctx.Process(target=_client_proc,
+                           args=((base, share[i], args.seconds, args.think, args.game, config, args.seed + i,
+                                  args.ramp), out))
+               for i in range(procs)]
+    for w in workers:
+        w.start()
+    results = [out.get() for _ in workers]
+    for w in workers:
+        w.join()
+    wall = time.monotonic() - wall0
+    cpu = (cpu_seconds(proc.pid) - cpu0) if proc else float("nan")
+    if proc is not None:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+    lat = [x for r in results for x in r["latencies"]]
+    ack = [x for r in results for x in r["ack"]]
+    errors: dict[str, int] = {}
+    for r in results:
+        for k, v in r["errors"].items():
+            errors[k] = errors.get(k, 0) + v
+    moves = sum(r["moves"] for r in results)
+    done = sum(r["matches_done"] for r in results)
+    ms = 1000.0
+    print(f"moves sent: {moves}  ({moves / wall:.0f}/s over {wall:.0f} s incl. ramp); matches finished: {done}")
+    print(f"move -> opponent update latency over {len(lat)} moves (ms): "
+          f"p50 {percentile(lat, 50) * ms:.1f}  p90 {percentile(lat, 90) * ms:.1f}  "
+          f"p99 {percentile(lat, 99) * ms:.1f}  max {max(lat, default=float('nan')) * ms:.1f}  "
+          f"mean {statistics.fmean(lat) * ms if lat else float('nan'):.1f}")
+    print(f"move -> ack latency (ms): p50 {percentile(ack, 50) * ms:.1f}  p99 {percentile(ack, 99) * ms:.1f}")
+    print(f"errors: {sum(errors.values())} {errors if errors else ''}")
+    if proc is not None:
+        print(f"server CPU: {cpu:.1f} s over {wall:.0f} s wall ({100 * cpu / wall:.0f} % of one core), "
+              f"{1000 * cpu / max(1, moves):.2f} ms per move")
+    client_cpu = sum(r["cpu"] for r in results)
+    load = os.getloadavg()
+    print(f"bot clients' CPU: {client_cpu:.1f} s ({100 * client_cpu / wall:.0f} % of one core); "
+          f"machine: {os.cpu_count()} CPUs, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

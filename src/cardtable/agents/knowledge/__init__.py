@@ -1,0 +1,122 @@
+"""Per-game knowledge for the search agents (:mod:`cardtable.agents.search`).
+
+The search itself is game-agnostic: it samples worlds from an
+:class:`~cardtable.agents.base.Observation` and plays them out.  What a game
+adds lives in one small module per game, behind the :class:`Knowledge` interface:
+
+* :meth:`Knowledge.cutoff` — where a play-out stops (Lost Cities and Lost Ranks:
+  the end of the current round, so a search never plays out a whole match);
+* :meth:`Knowledge.evaluate` — per-seat values in ``[-1, 1]`` of a *determinized*
+  state at the cut-off: the match situation turned into a win probability
+  (``2 p - 1``), normalised so that Lost Cities' large score scale and Lost
+  Ranks' small one look alike to the search;
+* :meth:`Knowledge.rollout_action` — a fast play-out policy acting directly on a
+  determinized (sampled) state: legitimate, since a sampled world holds nothing
+  the searching seat may not know, and much cheaper than building a JSON view
+  for the heuristic bots;
+* :meth:`Knowledge.prior` — an optional suggested move at the root, computed
+  from the real :class:`Observation` only (the game's heuristic bot).
+
+Which cards each seat can still hold is the game's own ``State.resample`` (LC-8
+known cards, LR-20 voids, RG-9): the search never reads the true state.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Final
+
+from cardtable.protocol import Game, State
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cardtable.agents.base import Agent, Observation
+
+
+class Knowledge:
+    """Defaults: play-outs to the end of the match with random moves, values = returns."""
+
+    game: Game
+    world_pool: int | None = None
+    """Reuse at most this many sampled worlds per search (``None``: a fresh one each
+    iteration); set where the game's sampler costs more than a play-out."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._prior_agent: Agent | None = None
+
+    # --- worlds -----------------------------------------------------------------
+    def sample_world(self, obs: Observation, rng: random.Random) -> State:
+        """A world consistent with ``obs``: the game's ``resample`` (through
+        ``obs.sample_state``), refined where the game knows more than its sampler."""
+        return obs.sample_state(rng)
+
+    # --- play-outs -------------------------------------------------------------
+    def round_of(self, state: State) -> int:
+        """Index of the round ``state`` is in (0 for single-round games)."""
+        return 0
+
+    def cutoff(self, state: State, root_round: int) -> bool:
+        """Stop the play-out here (always at the end of the match)."""
+        return state.is_terminal()
+
+    def evaluate(self, state: State) -> list[float]:
+        """Per-seat values in ``[-1, 1]`` of a state at a cut-off."""
+        return [max(-1.0, min(1.0, r)) for r in state.returns()]
+
+    def rollout_action(self, state: State, rng: random.Random) -> int:
+        """A play-out move of the seat to move in a determinized state."""
+        legal = state.legal_actions()
+        return legal[int(rng.random() * len(legal))]
+
+    # --- root advice -------------------------------------------------------------
+    def prior(self, obs: Observation, seed: int) -> int | None:
+        """The heuristic bot's move for ``obs`` (``None`` if the game has none)."""
+        agent = self._heuristic(seed)
+        if agent is None or len(obs.legal_actions) < 2:
+            return None
+        agent.rng.seed(seed)
+        return agent.act(obs)
+
+    def _heuristic(self, seed: int) -> Agent | None:
+        if self._prior_agent is None:
+            from cardtable.agents import make_agent
+
+            try:
+                self._prior_agent = make_agent("heuristic", self.game, seed=seed)
+            except ValueError:
+                return None
+        return self._prior_agent
+
+    def value_label(self) -> str:
+        """What a value means to a human (for hints)."""
+        return "win"
+
+
+_MODULES: Final = {
+    "lost-cities": "cardtable.agents.knowledge.lost_cities:LostCitiesKnowledge",
+    "lost-ranks": "cardtable.agents.knowledge.lost_ranks:LostRanksKnowledge",
+    "rank": "cardtable.agents.knowledge.rank:RankKnowledge",
+}
+
+_CACHE: dict[tuple[str, str], Knowledge] = {}
+
+
+def knowledge_for(game: Game) -> Knowledge:
+    """The knowledge of ``game`` (one shared instance per configuration)."""
+    import importlib
+
+    key = (game.name, repr(game.config))
+    got = _CACHE.get(key)
+    if got is None:
+        target = _MODULES.get(game.name)
+        if target is None:
+            got = Knowledge(game)
+        else:
+            module, _, attr = target.partition(":")
+            cls: type[Knowledge] = getattr(importlib.import_module(module), attr)
+            got = cls(game)
+        _CACHE[key] = got
+    return got
+
+
+__all__ = ["Knowledge", "knowledge_for"]

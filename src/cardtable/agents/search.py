@@ -1,0 +1,441 @@
+"""Information-set search for every game: single-observer ISMCTS, difficulty levels, hints.
+
+The searching seat knows only its :class:`~cardtable.agents.base.Observation`:
+the JSON view, the legal actions and ``sample_state(rng)`` — a world whose hidden
+cards are redrawn consistently with that view by the game's own
+``State.resample`` (LC-8, LR-20, RG-9).  The search never reads the true state.
+
+**Single-observer ISMCTS** (Cowling, Powley & Whitehouse 2012).  One tree over
+the searching seat's information sets, keyed by the decisions taken from the
+root (forced moves — a single legal action — are applied without a node).
+Every iteration
+
+1. samples a world (fresh, or a clone from a pool of sampled worlds when the
+   game's sampler is costly, :attr:`Knowledge.world_pool`);
+2. descends the tree, each seat choosing by UCB1 over the actions legal *in this
+   world* with availability counts (an action's exploration term counts the
+   visits in which it was available, not the parent's visits), the seat to move
+   maximising its own value (its army's in Lost Ranks);
+3. adds one node and plays out with the game's fast policy
+   (:meth:`Knowledge.rollout_action`, or ``rollout="random"``) until the
+   game's cut-off — the end of the current round in Lost Cities and Lost Ranks,
+   the end of the game in Ранг;
+4. backs up the per-seat values of :meth:`Knowledge.evaluate` (win
+   probabilities of the match situation, mapped to ``[-1, 1]``).
+
+The move chosen is the most visited root action.  With ``prior=True`` the game's
+heuristic bot suggests a move from the observation (progressive bias at the
+root); the search keeps it unless another move's estimated value is better by
+``keep_margin``.
+
+Budgets: ``iterations=`` (deterministic for a given seed), ``seconds=`` (wall
+clock), or both (whichever ends first).  ``jobs=`` runs that many independent
+searches in worker processes (root parallelism) and adds up their root
+statistics.
+
+Levels (``cardtable play --ai easy|medium|hard``, the arena, the server):
+
+* ``easy`` — the heuristic bot with one move in four random: beatable;
+* ``medium`` — 0.12 s of search per decision (≤ 0.2 s);
+* ``hard`` — 0.75 s of search per decision (≤ 1 s at the 95th percentile).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from cardtable.agents.base import Agent, Observation
+from cardtable.agents.knowledge import Knowledge, knowledge_for
+from cardtable.protocol import Game, State
+
+# ---------------------------------------------------------------------------
+# The search
+
+
+@dataclass
+class SearchParams:
+    """Settings of one search (see the module docstring)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    rollout: str = "policy"
+    """``"policy"`` (the game's fast play-out policy) or ``"random"``."""
+    exploration: float = 0.7
+    """UCB1 constant (values are in ``[-1, 1]``)."""
+    prior: bool = True
+    prior_bias: float = 0.5
+    """Progressive-bias weight of the heuristic's move at the root."""
+    keep_margin: float = 0.03
+    """Keep the heuristic's move unless another is better by this much (value units)."""
+    world_pool: int | None = None
+    """Reuse at most this many sampled worlds (``None``: the game's default)."""
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise ValueError("a search needs a budget: iterations=… or seconds=…")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and self.seconds <= 0:
+            raise ValueError(f"seconds must be positive, not {self.seconds}")
+        if self.rollout not in ("policy", "random"):
+            raise ValueError(f"rollout must be 'policy' or 'random', not {self.rollout!r}")
+
+
+@dataclass
+class RootStats:
+    """Visits and summed values (for the searching seat) of each root action."""
+
+    visits: dict[int, int] = field(default_factory=dict)
+    value_sums: dict[int, float] = field(default_factory=dict)
+    iterations: int = 0
+    seconds: float = 0.0
+    prior: int | None = None
+
+    def add(self, other: RootStats) -> None:
+        for a, n in other.visits.items():
+            self.visits[a] = self.visits.get(a, 0) + n
+            self.value_sums[a] = self.value_sums.get(a, 0.0) + other.value_sums.get(a, 0.0)
+        self.iterations += other.iterations
+        self.seconds = max(self.seconds, other.seconds)
+
+    def mean(self, action: int) -> float:
+        n = self.visits.get(action, 0)
+        return self.value_sums.get(action, 0.0) / n if n else -1.0
+
+    def ranked(self) -> list[tuple[int, int, float]]:
+        """``(action, visits, mean value)``, most visited first."""
+        rows = [(a, n, self.mean(a)) for a, n in self.visits.items()]
+        rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
+        return rows
+
+    def choose(self, keep_margin: float) -> int:
+        rows = self.ranked()
+        best = rows[0][0]
+        if self.prior is not None and self.prior != best and self.prior in self.visits:
+            if self.mean(self.prior) >= self.mean(best) - keep_margin:
+                return self.prior
+        return best
+
+
+class _Node:
+    """Statistics of the actions taken from one information set of the tree."""
+
+    __slots__ = ("edges",)
+
+    def __init__(self) -> None:
+        # action -> [visits, value sum, availability, child node or None]
+        self.edges: dict[int, list[Any]] = {}
+
+
+class _Worlds:
+    """Sampled worlds: fresh ones, or clones from a bounded pool."""
+
+    def __init__(self, obs: Observation, rng: random.Random, pool: int | None, knowledge: Knowledge) -> None:
+        self.obs = obs
+        self.sample = knowledge.sample_world
+        self.rng = rng
+        self.pool = pool
+        self.stock: list[State] = []
+        self.at = 0
+
+    def next(self) -> State:
+        if self.pool is None:
+            return self.sample(self.obs, self.rng)
+        if len(self.stock) < self.pool:
+            world = self.sample(self.obs, self.rng)
+            self.stock.append(world)
+            return world.clone()
+        world = self.stock[self.at]
+        self.at = (self.at + 1) % len(self.stock)
+        return world.clone()
+
+
+def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowledge | None = None) -> RootStats:
+    """Run one ISMCTS search from ``obs`` and return its root statistics."""
+    clock = time.perf_counter
+    start = clock()
+    kn = knowledge if knowledge is not None else knowledge_for(obs.game)
+    rng = random.Random(seed)
+    legal_root = list(obs.legal_actions)
+    stats = RootStats()
+    if params.prior and len(legal_root) > 1:
+        stats.prior = kn.prior(obs, seed)
+        if stats.prior not in legal_root:
+            stats.prior = None
+    root = _Node()
+    worlds = _Worlds(obs, rng, params.world_pool if params.world_pool is not None else kn.world_pool, kn)
+    root_round = kn.round_of(worlds.next())
+    deadline = start + params.seconds if params.seconds is not None else math.inf
+    limit = params.iterations if params.iterations is not None else 1 << 62
+    c = params.exploration
+    bias = params.prior_bias if stats.prior is not None else 0.0
+    prior = stats.prior
+    random_rollout = params.rollout == "random"
+    cutoff = kn.cutoff
+    policy = kn.rollout_action
+    log = math.log
+    sqrt = math.sqrt
+    done = 0
+    while done < limit and (done == 0 or clock() < deadline):
+        world = worlds.next()
+        node = root
+        path: list[tuple[list[Any], int]] = []
+        # --- selection and expansion
+        while not cutoff(world, root_round):
+            legal = world.legal_actions()
+            if len(legal) == 1:
+                world.apply_action(legal[0])
+                continue
+            p = world.current_player()
+            edges = node.edges
+            fresh: list[int] = []
+            for a in legal:
+                e = edges.get(a)
+                if e is None:
+                    fresh.append(a)
+                else:
+                    e[2] += 1
+            if fresh:
+                if node is root and prior in fresh:
+                    a = prior
+                else:
+                    a = fresh[int(rng.random() * len(fresh))]
+                e = edges[a] = [0, 0.0, 1, None]
+                for b in fresh:
+                    if b != a:
+                        edges[b] = [0, 0.0, 1, None]
+                world.apply_action(a)
+                path.append((e, p))
+                break
+            best_score = -math.inf
+            best_edge: list[Any] = []
+            best_action = legal[0]
+            for a in legal:
+                e = edges[a]
+                n = e[0]
+                if n == 0:
+                    score = math.inf
+                else:
+                    score = e[1] / n + c * sqrt(log(e[2]) / n)
+                    if node is root and a == prior:
+                        score += bias / (n + 1)
+                if score > best_score:
+                    best_score, best_edge, best_action = score, e, a
+            world.apply_action(best_action)
+            path.append((best_edge, p))
+            if best_edge[0] == 0:
+                break
+            child = best_edge[3]
+            if child is None:
+                child = best_edge[3] = _Node()
+            node = child
+        # --- play-out
+        if random_rollout:
+            while not cutoff(world, root_round):
+                legal = world.legal_actions()
+                world.apply_action(legal[int(rng.random() * len(legal))])
+        else:
+            while not cutoff(world, root_round):
+                world.apply_action(policy(world, rng))
+        values = kn.evaluate(world)
+        # --- back-up
+        for e, p in path:
+            e[0] += 1
+            e[1] += values[p]
+        done += 1
+    for a, e in root.edges.items():
+        if e[0]:
+            stats.visits[a] = e[0]
+            stats.value_sums[a] = e[1]
+    for a in legal_root:  # every legal action appears, visited or not
+        stats.visits.setdefault(a, 0)
+        stats.value_sums.setdefault(a, 0.0)
+    stats.iterations = done
+    stats.seconds = clock() - start
+    return stats
+
+
+def _search_task(obs: Observation, params: SearchParams, seed: int) -> RootStats:
+    return search(obs, params, seed)
+
+
+# ---------------------------------------------------------------------------
+# Agents
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer ISMCTS (see the module docstring).
+
+    Options: ``iterations=``, ``seconds=`` (default 0.75 s when neither is given),
+    ``rollout="policy"|"random"``, ``jobs=`` (root parallelism over processes),
+    ``exploration=``, ``prior=``, ``keep_margin=``, ``world_pool=``.
+    """
+
+    name: ClassVar[str] = "ismcts"
+    defaults: ClassVar[dict[str, Any]] = {"seconds": 0.75}
+
+    def __init__(self, game: Game, *, seed: int = 0, **options: Any) -> None:
+        super().__init__(game, seed=seed)
+        settings = dict(self.defaults)
+        if "iterations" in options and "seconds" not in options:
+            settings.pop("seconds", None)
+        settings.update(options)
+        jobs = settings.pop("jobs", 1)
+        if not isinstance(jobs, int) or jobs < 1:
+            raise ValueError(f"jobs must be a positive whole number, not {jobs!r}")
+        known = set(SearchParams.__dataclass_fields__)
+        unknown = sorted(set(settings) - known)
+        if unknown:
+            raise ValueError(f"agent {self.name!r} takes no options {unknown}; it takes {sorted(known | {'jobs'})}")
+        self.params = SearchParams(**settings)
+        self.jobs = jobs
+        self.knowledge = knowledge_for(game)
+        self._pool: Executor | None = None
+        self.last: RootStats | None = None
+        """The root statistics of the last decision (for hints and tests)."""
+
+    def analyse(self, obs: Observation) -> RootStats:
+        """Search ``obs`` and return the root statistics (also kept as :attr:`last`)."""
+        seed = self.rng.getrandbits(63)
+        if self.jobs == 1:
+            stats = search(obs, self.params, seed, self.knowledge)
+        else:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=self.jobs)
+            futures = [self._pool.submit(_search_task, obs, self.params, seed + 7919 * i) for i in range(self.jobs)]
+            parts = [f.result() for f in futures]
+            stats = RootStats(prior=parts[0].prior)
+            for part in parts:
+                stats.add(part)
+        self.last = stats
+        return stats
+
+    def act(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        return self.analyse(obs).choose(self.params.keep_margin)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __del__(self) -> None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.params}, jobs={self.jobs})"
+
+
+class MediumAgent(ISMCTSAgent):
+    """``medium``: a short search, at most 0.2 s per decision."""
+
+    name = "medium"
+    defaults = {"seconds": 0.12}
+
+
+class HardAgent(ISMCTSAgent):
+    """``hard``: the full search, at most 1 s per decision (95th percentile)."""
+
+    name = "hard"
+    defaults = {"seconds": 0.75}
+
+
+class EasyAgent(Agent):
+    """``easy``: the heuristic bot with a share of random moves (default one in four)."""
+
+    name = "easy"
+
+    def __init__(self, game: Game, *, seed: int = 0, noise: float = 0.25) -> None:
+        super().__init__(game, seed=seed)
+        if not 0.0 <= noise <= 1.0:
+            raise ValueError(f"noise must be between 0 and 1, not {noise!r}")
+        self.noise = noise
+        self.knowledge = knowledge_for(game)
+
+    def act(self, obs: Observation) -> int:
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if self.rng.random() < self.noise:
+            return self.rng.choice(legal)
+        choice = self.knowledge.prior(obs, self.rng.getrandbits(63))
+        return choice if choice is not None and choice in legal else self.rng.choice(legal)
+
+
+# ---------------------------------------------------------------------------
+# Hints
+
+
+def hint(state_or_obs: State | Observation, seat: int | None = None, *, seconds: float = 0.6,
+         iterations: int | None = None, seed: int = 0, top: int = 3) -> str:
+    """The AI's suggested move for ``seat`` with the estimated values of the best few.
+
+    ``state_or_obs`` is the table (only ``seat``'s observation of it is used) or an
+    observation.  E.g. ``"Suggested: play Y7 — est. win 62 %; next best: discard B3
+    54 %, draw deck 50 %"``.
+    """
+    if isinstance(state_or_obs, Observation):
+        obs = state_or_obs
+    else:
+        obs = Observation.of(state_or_obs, seat)
+    if not obs.legal_actions:
+        return "No move to suggest: it is not your turn."
+    if len(obs.legal_actions) == 1:
+        return f"Suggested: {obs.action_to_string(obs.legal_actions[0])} — the only legal move."
+    options: dict[str, Any] = {"iterations": iterations} if iterations is not None else {"seconds": seconds}
+    agent = HardAgent(obs.game, seed=seed, **options)
+    stats = agent.analyse(obs)
+    choice = stats.choose(agent.params.keep_margin)
+    label = agent.knowledge.value_label()
+    rows = [r for r in stats.ranked() if r[1] > 0]
+
+    def pct(value: float) -> str:
+        return f"{round(50 * (value + 1))} %"
+
+    first = f"Suggested: {obs.action_to_string(choice)} — est. {label} {pct(stats.mean(choice))}"
+    others = [r for r in rows if r[0] != choice][: max(0, top - 1)]
+    if others:
+        first += "; next best: " + ", ".join(f"{obs.action_to_string(a)} {pct(v)}" for a, _, v in others)
+    return first
+
+
+def hint_text(state: State, seat: int) -> str:
+    """The hint shown by ``cardtable play`` when the human types ``?`` or ``hint``."""
+    return hint(state, seat, seed=len(state.history))
+
+
+def decision_times(times: Sequence[float]) -> dict[str, float]:
+    """``mean``, ``p50``, ``p95`` and ``max`` of decision times, in milliseconds."""
+    if not times:
+        return {"count": 0, "mean": 0.0, "p50": 0.0, "p95": 0.0, "max": 0.0}
+    ordered = sorted(times)
+
+    def q(f: float) -> float:
+        return 1000 * ordered[min(len(ordered) - 1, int(math.ceil(f * len(ordered))) - 1)]
+
+    return {"count": len(ordered), "mean": 1000 * sum(ordered) / len(ordered), "p50": q(0.5), "p95": q(0.95),
+            "max": 1000 * ordered[-1]}
+
+
+__all__ = [
+    "EasyAgent",
+    "HardAgent",
+    "ISMCTSAgent",
+    "MediumAgent",
+    "RootStats",
+    "SearchParams",
+    "decision_times",
+    "hint",
+    "hint_text",
+    "search",
+]

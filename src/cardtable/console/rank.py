@@ -1,0 +1,353 @@
+"""Terminal presentation of Ранг (Rank): the table as one seat sees it (RG-9).
+
+:func:`render` draws a seat's view with :mod:`rich`: the top card and the end of
+the pile, the stock count, who holds how many cards (and who is out, in what
+order), the chain of plays in the current turn, a pull-back decided at the start
+of this turn (RG-6) and Anti-Rank (RG-8) announced in words, then the seat's hand
+sorted by rank and numbered, the cards it may play now marked.  :func:`describe`
+announces one event in a line, never naming a card another player drew.
+``lang="ru"`` gives the whole interface in Russian.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardtable.cards import FRENCH_PRETTY, parse_french
+from cardtable.games.rank import playable
+from cardtable.protocol import Event
+
+SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
+"""Rich style by suit index (clubs, diamonds, hearts, spades); the joker is magenta."""
+JOKER_STYLE = "bold magenta"
+PILE_SHOWN = 12
+
+_TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Ранг (Rank) — {n} players, {packs} — round 1",
+        "packs1": "one pack of 54",
+        "packs2": "two packs of 54",
+        "top": "Top card",
+        "pile": "Pile ({n}): ",
+        "stock": "Stock: {n}",
+        "players": "Players",
+        "seat": "Seat",
+        "cards": "Cards",
+        "status": "Status",
+        "in": "in the game",
+        "out": "out ({place})",
+        "moving": "to move",
+        "dealer": "dealer",
+        "loser": "stays in Rank — loses",
+        "chain": "{who}'s turn so far: ",
+        "chain/you": "Your turn so far: ",
+        "chain_none": "{who}'s turn: no plays yet",
+        "chain_none/you": "Your turn: no plays yet",
+        "drew": " (drew {n})",
+        "hand": "Your hand ({n})",
+        "hand_empty": "Your hand is empty",
+        "mark": "▲ = may be played now (RG-4)",
+        "pull_back": "{who} played their last card; {by} could play, so {who_lc} drew {cards} and is back in the game (RG-6)",
+        "pull_back/you": "You played your last card; {by} could play, so you drew {cards} and are back in the game (RG-6)",
+        "pull_back/by_you": "{who} played their last card; you could play, so {who_lc} drew {cards} and is back in the game (RG-6)",
+        "pull_out": "{who} played their last card; {by} could not play, so {who_lc} is out (RG-6)",
+        "pull_out/you": "You played your last card; {by} could not play, so you are out (RG-6)",
+        "pull_out/by_you": "{who} played their last card; you could not play, so {who_lc} is out (RG-6)",
+        "anti": "ANTI-RANK declared by {who_lc}: nobody could play — play any one card, then the turn passes (RG-8)",
+        "over": "Game over: {who} stays in Rank. Out in order: {order}",
+        "scores": "Scores: {scores}",
+        "you": "You",
+        "you_lc": "you",
+        "seat_name": "Seat {s}",
+        "seat_lc": "seat {s}",
+        "play": "{who} plays {card}",
+        "play/you": "You play {card}",
+        "play_anti": "{who} plays {card} (Anti-Rank: any card)",
+        "play_anti/you": "You play {card} (Anti-Rank: any card)",
+        "draw_yes": "{who} draws a card — it can be played and must be (RG-5)",
+        "draw_yes/you": "You draw {card} — it can be played and must be (RG-5)",
+        "draw_no": "{who} draws a card — cannot play it; the turn passes (RG-5)",
+        "draw_no/you": "You draw {card} — you cannot play it; the turn passes (RG-5)",
+        "pass": "{who} cannot play and the stock is empty: passes (RG-5)",
+        "pass/you": "You cannot play and the stock is empty: you pass (RG-5)",
+        "ev_pull": "{by} can play, so {who_lc} draws {cards} and is back in the game (RG-6)",
+        "ev_pull/you": "{by} can play, so you draw {cards} and are back in the game (RG-6)",
+        "ev_pull/by_you": "You can play, so {who_lc} draws {cards} and is back in the game (RG-6)",
+        "ev_out": "{who} is out, {place}{why} (RG-6)",
+        "ev_out/you": "You are out, {place}{why} (RG-6)",
+        "ev_out_stock": " — the stock is empty",
+        "ev_out_by": " — {by_lc} cannot play",
+        "ev_anti": "nobody can play: {who_lc} declares ANTI-RANK and plays any card (RG-8)",
+        "ev_anti/you": "nobody can play: you declare ANTI-RANK and play any card (RG-8)",
+        "ev_anti_over": "{who} can play: Anti-Rank is over (RG-8)",
+        "ev_anti_over/you": "You can play: Anti-Rank is over (RG-8)",
+        "ev_lose": "{who} stays in Rank and loses (RG-7)",
+        "ev_lose/you": "You stay in Rank and lose (RG-7)",
+        "turn": "{who} to move",
+        "turn/you": "your move",
+    },
+    "ru": {
+        "title": "Ранг — игроков: {n}, {packs} — раунд 1",
+        "packs1": "одна колода из 54 карт",
+        "packs2": "две колоды по 54 карты",
+        "top": "Верхняя карта",
+        "pile": "Куча сброса ({n}): ",
+        "stock": "В колоде: {n}",
+        "players": "Игроки",
+        "seat": "Игрок",
+        "cards": "Карт",
+        "status": "Положение",
+        "in": "в игре",
+        "out": "вышел ({place})",
+        "moving": "ходит",
+        "dealer": "сдатчик",
+        "loser": "остался в Ранге — проиграл",
+        "chain": "{who} сбросил за этот ход: ",
+        "chain/you": "Вы сбросили за этот ход: ",
+        "chain_none": "{who} ещё ничего не сбросил за этот ход",
+        "chain_none/you": "Вы ещё ничего не сбросили за этот ход",
+        "drew": " (взято из колоды: {n})",
+        "hand": "Ваши карты ({n})",
+        "hand_empty": "У вас нет карт",
+        "mark": "▲ = можно положить сейчас (RG-4)",
+        "pull_back": "{who} сбросил последнюю карту; {by_lc} смог сходить, поэтому {who_lc} берёт {cards} и возвращается в игру (RG-6)",
+        "pull_back/you": "Вы сбросили последнюю карту; {by_lc} смог сходить, поэтому вы берёте {cards} и возвращаетесь в игру (RG-6)",
+        "pull_back/by_you": "{who} сбросил последнюю карту; вы смогли сходить, поэтому {who_lc} берёт {cards} и возвращается в игру (RG-6)",
+        "pull_out": "{who} сбросил последнюю карту; {by_lc} не смог сходить, поэтому {who_lc} выходит из игры (RG-6)",
+        "pull_out/you": "Вы сбросили последнюю карту; {by_lc} не смог сходить, поэтому вы выходите из игры (RG-6)",
+        "pull_out/by_you": "{who} сбросил последнюю карту; вы не смогли сходить, поэтому {who_lc} выходит из игры (RG-6)",
+        "anti": "АНТИ-РАНГ объявил {who_lc}: никто не мог сходить — кладите любую карту, затем ход переходит (RG-8)",
+        "anti/you": "АНТИ-РАНГ объявили вы: никто не мог сходить — кладите любую карту, затем ход переходит (RG-8)",
+        "over": "Игра окончена: {who} — остаётся в Ранге. Порядок выхода: {order}",
+        "scores": "Очки: {scores}",
+        "you": "Вы",
+        "you_lc": "вы",
+        "seat_name": "Игрок {s}",
+        "seat_lc": "игрок {s}",
+        "play": "{who} кладёт {card}",
+        "play/you": "Вы кладёте {card}",
+        "play_anti": "{who} кладёт {card} (Анти-Ранг: любая карта)",
+        "play_anti/you": "Вы кладёте {card} (Анти-Ранг: любая карта)",
+        "draw_yes": "{who} берёт карту из колоды — её можно положить, и она должна быть сыграна (RG-5)",
+        "draw_yes/you": "Вы берёте {card} — её можно положить, и она должна быть сыграна (RG-5)",
+        "draw_no": "{who} берёт карту из колоды — положить её нельзя, ход переходит (RG-5)",
+        "draw_no/you": "Вы берёте {card} — положить её нельзя, ход переходит (RG-5)",
+        "pass": "{who}: сходить нечем, колода пуста — пас (RG-5)",
+        "pass/you": "Вам нечем сходить, колода пуста — пас (RG-5)",
+        "ev_pull": "{by} может сходить, поэтому {who_lc} берёт {cards} и возвращается в игру (RG-6)",
+        "ev_pull/you": "{by} может сходить, поэтому вы берёте {cards} и возвращаетесь в игру (RG-6)",
+        "ev_pull/by_you": "Вы можете сходить, поэтому {who_lc} берёт {cards} и возвращается в игру (RG-6)",
+        "ev_out": "{who} выходит из игры ({place}){why} (RG-6)",
+        "ev_out/you": "Вы выходите из игры ({place}){why} (RG-6)",
+        "ev_out_stock": " — колода кончилась",
+        "ev_out_by": " — {by_lc} не может сходить",
+        "ev_anti": "никто не может сходить: {who_lc} объявляет АНТИ-РАНГ и кладёт любую карту (RG-8)",
+        "ev_anti/you": "никто не может сходить: вы объявляете АНТИ-РАНГ и кладёте любую карту (RG-8)",
+        "ev_anti_over": "{who} может сходить: Анти-Ранг отменяется (RG-8)",
+        "ev_anti_over/you": "Вы можете сходить: Анти-Ранг отменяется (RG-8)",
+        "ev_lose": "{who} остаётся в Ранге и проигрывает (RG-7)",
+        "ev_lose/you": "Вы остаётесь в Ранге и проигрываете (RG-7)",
+        "turn": "ходит {who_lc}",
+        "turn/you": "ваш ход",
+    },
+}
+
+
+def _say(t: dict[str, str], key: str, *, you: bool = False, by_you: bool = False, **kw: Any) -> str:
+    """The template ``key`` in the right person: ``/you`` when the subject is the viewer,
+    ``/by_you`` when the other party is."""
+    if you and key + "/you" in t:
+        key += "/you"
+    elif by_you and key + "/by_you" in t:
+        key += "/by_you"
+    return t[key].format(**kw)
+
+
+def _n_cards(n: int, lang: str) -> str:
+    if lang != "ru":
+        return f"{n} card" + ("" if n == 1 else "s")
+    if n % 10 == 1 and n % 100 != 11:
+        word = "карту"
+    elif n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14:
+        word = "карты"
+    else:
+        word = "карт"
+    return f"{n} {word}"
+
+
+def _t(lang: str) -> dict[str, str]:
+    return _TEXT.get(lang, _TEXT["en"])
+
+
+def _who(seat: int, viewer: int, lang: str, *, lower: bool = False) -> str:
+    t = _t(lang)
+    if seat == viewer:
+        return t["you_lc" if lower else "you"]
+    return t["seat_lc" if lower else "seat_name"].format(s=seat)
+
+
+def _place(n: int, lang: str) -> str:
+    if lang == "ru":
+        return f"{n}-м"
+    return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def card_text(name: str) -> Text:
+    """A card name (``"10H"``, ``"JK"``) as coloured text with its suit symbol."""
+    card = parse_french(name)
+    style = JOKER_STYLE if card == 52 else SUIT_STYLES[card // 13]
+    return Text(FRENCH_PRETTY[card], style=style)
+
+
+def _cards_line(names: list[str], sep: str = " ") -> Text:
+    out = Text()
+    for i, name in enumerate(names):
+        if i:
+            out.append(sep)
+        out.append_text(card_text(name))
+    return out
+
+
+def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
+    """The table as ``view["player"]`` sees it."""
+    t = _t(lang)
+    me = int(view["player"])
+    n = int(view["players"])
+    cur = int(view["current_player"])
+    parts: list[RenderableType] = []
+
+    top = Text(f"{t['top']}: ", style="bold")
+    top.append_text(card_text(view["top"]))
+    top.append("    ")
+    top.append(t["stock"].format(n=view["stock"]), style="cyan")
+    parts.append(top)
+    pile = list(view["pile"])
+    shown = pile[-PILE_SHOWN:]
+    line = Text(t["pile"].format(n=len(pile)), style="dim")
+    if len(pile) > len(shown):
+        line.append("… ")
+    line.append_text(_cards_line(shown))
+    parts.append(line)
+
+    table = Table(title=t["players"], show_edge=False, pad_edge=False)
+    table.add_column(t["seat"])
+    table.add_column(t["cards"], justify="right")
+    table.add_column(t["status"])
+    finished = list(view["finished"])
+    for s in range(n):
+        status: list[str] = []
+        if s in finished:
+            status.append(t["out"].format(place=_place(finished.index(s) + 1, lang)))
+        elif view.get("loser") == s:
+            status.append(t["loser"])
+        else:
+            status.append(t["in"])
+        if s == cur:
+            status.append(t["moving"])
+        if s == view["dealer"]:
+            status.append(t["dealer"])
+        name = _who(s, me, lang)
+        style = "bold green" if s == cur else ("dim" if s in finished else "")
+        table.add_row(Text(name, style=style), str(view["hand_sizes"][s]), ", ".join(status))
+    parts.append(table)
+
+    pull = view.get("pull_back")
+    if pull:
+        who = int(pull["seat"])
+        by = int(pull["by"]) if pull.get("by") is not None else cur
+        key = "pull_back" if pull["event"] == "pull-back" else "pull_out"
+        parts.append(Text(_say(
+            t, key, you=who == me, by_you=by == me, who=_who(who, me, lang), who_lc=_who(who, me, lang, lower=True),
+            by=_who(by, me, lang), by_lc=_who(by, me, lang, lower=True),
+            cards=_n_cards(int(pull.get("cards", 0)), lang)), style="yellow"))
+    anti = view["anti_rank"]
+    if anti["active"]:
+        by = int(anti["declared_by"])
+        parts.append(Text(_say(t, "anti", you=by == me, who=_who(by, me, lang), who_lc=_who(by, me, lang, lower=True)),
+                          style="bold magenta"))
+
+    turn = view.get("turn")
+    if turn:
+        mover = int(turn["seat"])
+        if turn["plays"]:
+            chain = Text(_say(t, "chain", you=mover == me, who=_who(mover, me, lang)), style="bold")
+            chain.append_text(_cards_line(list(turn["plays"]), " → "))
+        else:
+            chain = Text(_say(t, "chain_none", you=mover == me, who=_who(mover, me, lang)), style="dim")
+        if turn.get("drew"):
+            chain.append(t["drew"].format(n=turn["drew"]), style="dim")
+        parts.append(chain)
+    else:
+        loser = view.get("loser")
+        order = ", ".join(_who(s, me, lang) for s in finished)
+        parts.append(Text(t["over"].format(who=_who(int(loser), me, lang) if loser is not None else "?", order=order),
+                          style="bold"))
+        parts.append(Text(t["scores"].format(scores=view["scores"])))
+
+    hand = list(view["hand"])
+    if hand:
+        kinds = [parse_french(c) for c in hand]
+        ok: set[int] = set()
+        if cur == me:
+            ok = set(kinds) if anti["active"] else set(playable(kinds, parse_french(view["top"])))
+        line = Text(t["hand"].format(n=len(hand)) + ": ", style="bold")
+        for i, (name, kind) in enumerate(zip(hand, kinds), start=1):
+            line.append(f" {i}:", style="dim")
+            line.append_text(card_text(name))
+            if kind in ok:
+                line.append("▲", style="bold green")
+        parts.append(line)
+        if ok:
+            parts.append(Text(t["mark"], style="dim"))
+    else:
+        parts.append(Text(t["hand_empty"], style="dim"))
+    return Panel(Group(*parts), title=t["title"].format(n=n, packs=t["packs1" if view["packs"] == 1 else "packs2"]))
+
+
+def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
+    """One line announcing ``event`` to ``view["player"]`` (``view`` is after the event)."""
+    t = _t(lang)
+    me = int(view["player"])
+    entries = [e for e in view["log"] if e["move"] == view["moves"]]
+    lines: list[str] = []
+    actor = _who(event.player, me, lang)
+    for e in entries:
+        kind = e["event"]
+        seat = int(e["seat"])
+        you = seat == me
+        who = _who(seat, me, lang)
+        who_lc = _who(seat, me, lang, lower=True)
+        if kind == "play":
+            key = "play_anti" if e.get("anti_rank") else "play"
+            lines.append(_say(t, key, you=you, who=who, card=FRENCH_PRETTY[parse_french(e["card"])]))
+        elif kind == "draw":
+            card = FRENCH_PRETTY[parse_french(e["card"])] if "card" in e else ""
+            lines.append(_say(t, "draw_yes" if e["played"] else "draw_no", you=you and bool(card), who=who, card=card))
+        elif kind == "pass":
+            lines.append(_say(t, "pass", you=you, who=who))
+        elif kind == "pull-back":
+            by = int(e["by"])
+            lines.append(_say(t, "ev_pull", you=you, by_you=by == me, by=_who(by, me, lang), who_lc=who_lc,
+                              cards=_n_cards(int(e["cards"]), lang)))
+        elif kind == "out":
+            by_seat = e.get("by")
+            why = t["ev_out_stock"] if by_seat is None else t["ev_out_by"].format(
+                by_lc=_who(int(by_seat), me, lang, lower=True))
+            lines.append(_say(t, "ev_out", you=you, who=who, place=_place(int(e["place"]), lang), why=why))
+        elif kind == "anti-rank":
+            lines.append(_say(t, "ev_anti", you=you, who_lc=who_lc))
+        elif kind == "anti-rank over":
+            lines.append(_say(t, "ev_anti_over", you=you, who=who))
+        elif kind == "loses":
+            lines.append(_say(t, "ev_lose", you=you, who=who))
+    if not lines:
+        lines.append(f"{actor}: {event.text}")
+    cur = view["current_player"]
+    if isinstance(cur, int) and cur >= 0 and cur != event.player:
+        lines.append(_say(t, "turn", you=cur == me, who=_who(cur, me, lang), who_lc=_who(cur, me, lang, lower=True)))
+    return "; ".join(lines)

@@ -1,0 +1,1097 @@
+"""Lost Ranks: a trick-taking rescue mission for 4 players (2 vs 2) or 2 ("Command of Two").
+
+The rulings are ``shared/rules/lost-ranks.md`` (LR-1 … LR-20, LR-19a); every refusal
+cites one.  Cards are :mod:`cardtable.cards` French cards (``suit * 13 + rank``, the
+joker 52 is the **Spy**), written ``AS``, ``10H``, ``JK``.
+
+Options (keyword-only)::
+
+    LostRanks(players=4, force_strength=False, longer_game=False)
+
+Armies and seats (LR-3, LR-19)
+    Seats are 0..n-1 clockwise.  4 players: partners sit across (0+2, 1+3); which
+    partnership is Red, and the first dealer, are drawn from the match seed
+    (:meth:`LostRanks.draw_setup`).  2 players: each seat is an army.  Army 0 is Red,
+    army 1 is Black.  The deal rotates clockwise every round.
+
+Actions (a fixed table)
+    ``0..52``   ``play C``     play card ``C`` from your (real) hand;
+    ``53``      ``draw two``   2 players: play from your phantom deck — takes its top two
+                               cards (one if only one is left, which is then played at once);
+    ``54..106`` ``phantom C``  2 players: after ``draw two``, play drawn card ``C``; the
+                               other drawn card goes face up to the bottom of the deck (LR-14).
+    4 players use only ``0..52``.  :meth:`LostRanks.parse_action_name` also reads a bare
+    card (``AS``) as ``play AS``.
+
+Explicit decks (dealing order)
+    A deck is a permutation of the 53 cards; ``d`` is the round's dealer.
+    4 players: card ``i`` (``i < 52``) goes to seat ``(d + 1 + i) % 4``; card 52 is the
+    Trump Card.  2 players: cards ``0..33`` alternate into the real hands, card ``i`` to
+    seat ``(d + 1 + i) % 2``; cards ``34..42`` are the phantom deck of seat ``(d + 1) % 2``
+    and ``43..51`` that of the dealer, each top card first; card 52 is the Trump Card.
+    :func:`make_deck` builds such a deck from hands.  A deck whose Trump Card is a Lost
+    Soldier is refused (LR-4); a shuffled round is reshuffled with the same
+    ``round_rng`` until its Trump Card is not one.
+
+Scores
+    ``scores`` (views, ``result()``) are per **seat**: each seat shows its army's running
+    total; ``army_scores`` gives ``{"red": …, "black": …}``.  ``round_scores`` lists, per
+    round, each seat's army's points.  ``returns()``: +1 for each member of the winning
+    army, −1 for the losers, 0 for all in a draw.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cardtable.cards import (
+    ACE,
+    DIAMONDS,
+    FRENCH_NAMES,
+    HEARTS,
+    JACK,
+    JOKER,
+    SUIT_WORDS,
+    french_name,
+    parse_french,
+)
+from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, _rule_id, round_rng
+
+# ---------------------------------------------------------------------------
+# Tables
+
+SPY: Final = JOKER
+NUM_CARDS: Final = 53
+RED: Final = 0
+BLACK: Final = 1
+ARMY_NAMES: Final = ("red", "black")
+SUIT_COLOUR: Final = (BLACK, RED, RED, BLACK)
+"""Army colour of each suit (clubs, diamonds, hearts, spades)."""
+HAND: Final = 0
+PHANTOM: Final = 1
+SOURCE_NAMES: Final = ("hand", "phantom")
+
+DRAW: Final = 53
+"""The ``draw two`` action (2 players)."""
+PHANTOM_BASE: Final = 54
+"""``PHANTOM_BASE + c`` plays drawn card ``c`` (2 players)."""
+
+ACE_HEARTS: Final = HEARTS * 13 + ACE
+ACE_DIAMONDS: Final = DIAMONDS * 13 + ACE
+JACKS: Final = tuple(s * 13 + JACK for s in range(4))
+SPY_BIT: Final = 1 << SPY
+JACK_BITS: Final = tuple(1 << j for j in JACKS)
+SOLDIERS: Final = sum(JACK_BITS) | SPY_BIT
+"""Mask of the Lost Soldiers: the four Jacks and the Spy (LR-2)."""
+SUIT_MASKS: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
+ALL_CARDS: Final = (1 << NUM_CARDS) - 1
+COLOUR_JACKS: Final = (JACK_BITS[1] | JACK_BITS[2], JACK_BITS[0] | JACK_BITS[3])
+"""Jacks of the Red army (hearts, diamonds) and of the Black army (spades, clubs)."""
+VOID_MASKS: Final = tuple(
+    sum(SUIT_MASKS[s] for s in range(4) if v >> s & 1) for v in range(16)
+)
+"""Cards excluded by a 4-bit set of void suits."""
+
+CARD_SUIT: Final = tuple([c // 13 for c in range(52)] + [-1])
+CARD_RANK: Final = tuple([c % 13 for c in range(52)] + [-1])
+
+
+def _mask_to_list(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+_CHUNKS: Final[list[list[tuple[int, ...] | None]]] = [[None] * 8192 for _ in range(4)]
+"""Lazily filled: the card ids of each 13-bit suit mask, per suit."""
+
+
+_new_tuple = tuple.__new__
+_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
+
+_LISTS: dict[int, tuple[int, ...]] = {}
+"""Cache: legal-action mask -> sorted ids (bounded)."""
+
+
+def _shuffled_deck(rng: random.Random) -> list[int]:
+    """A shuffled deck whose last card (the Trump Card) is not a Lost Soldier (LR-4).
+
+    Fisher-Yates driven by ``rng.random()``; reshuffled with the same ``rng`` until the
+    Trump Card is playable.
+    """
+    deck = list(range(NUM_CARDS))
+    rand = rng.random
+    while True:
+        for i in range(NUM_CARDS - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        if not (1 << deck[52]) & SOLDIERS:
+            return deck
+
+
+def _names(mask: int) -> list[str]:
+    return [FRENCH_NAMES[c] for c in _mask_to_list(mask)]
+
+
+def pretty(card: int) -> str:
+    """``10♥``-style display name (the Spy is ``Spy``)."""
+    from cardtable.cards import pretty_french
+
+    return "Spy" if card == SPY else pretty_french(card)
+
+
+def make_deck(
+    hands: Sequence[Iterable[int]],
+    trump: int,
+    *,
+    dealer: int,
+    phantoms: Sequence[Sequence[int]] | None = None,
+) -> list[int]:
+    """The explicit deck (dealing order) that gives ``hands[seat]`` to each seat.
+
+    4 players: ``hands`` are four 13-card hands.  2 players: two 17-card real hands and
+    ``phantoms[seat]`` the 9-card phantom decks, top card first.  ``dealer`` is the
+    round's dealer (for the first round, :meth:`LostRanks.draw_setup`).
+    """
+    n = len(hands)
+    lists = [sorted(h) for h in hands]
+    deck: list[int] = []
+    per = 13 if n == 4 else 17
+    for i in range(per * n):
+        deck.append(lists[(dealer + 1 + i) % n][i // n])
+    if n == 2:
+        if phantoms is None:
+            raise ValueError("2 players need phantoms")
+        deck += list(phantoms[(dealer + 1) % 2]) + list(phantoms[dealer])
+    deck.append(trump)
+    return deck
+
+
+@dataclass(frozen=True, kw_only=True)
+class LostRanksConfig:
+    """Options of Lost Ranks."""
+
+    players: int = 4
+    """4 (two armies of two partners) or 2 (Command of Two, LR-12)."""
+    force_strength: bool = False
+    """LR-16: +1 to the army that captured more non-Lost cards in a round."""
+    longer_game: bool = False
+    """LR-17/18: target 15 with no round cap (4 players), 7 fixed rounds (2 players)."""
+
+
+class LostRanks(Game):
+    """The Lost Ranks rule set."""
+
+    name = "lost-ranks"
+    title = "Lost Ranks"
+
+    def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
+        if isinstance(players, bool) or players not in (2, 4):
+            raise ValueError(f"players must be 2 or 4 (Lost Ranks, LR-3), not {players!r}")
+        for key, value in (("force_strength", force_strength), ("longer_game", longer_game)):
+            if not isinstance(value, bool):
+                raise ValueError(f"{key} must be True or False, not {value!r}")
+        self.config = LostRanksConfig(players=players, force_strength=force_strength, longer_game=longer_game)
+        self.num_players = players
+        self.num_distinct_actions = NUM_CARDS if players == 4 else PHANTOM_BASE + NUM_CARDS
+        self.target: int | None = (15 if longer_game else 10) if players == 4 else None
+        """Points that end a 4-player match (LR-17); ``None`` for 2 players."""
+        self.max_rounds: int | None = None if (players == 4 and longer_game) else (
+            7 if players == 4 or longer_game else 4
+        )
+        """4 players: the round cap (7, none in a longer game); 2 players: the fixed rounds."""
+        self.tricks_per_round = 13 if players == 4 else 26
+        self._action_names: tuple[str, ...] = tuple(
+            ["play " + FRENCH_NAMES[c] for c in range(NUM_CARDS)]
+            + ([] if players == 4 else ["draw two"] + ["phantom " + FRENCH_NAMES[c] for c in range(NUM_CARDS)])
+        )
+
+    def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> LostRanksState:
+        checked = None if decks is None else [self._check_deck(i, d) for i, d in enumerate(decks)]
+        return LostRanksState(self, seed, checked)
+
+    def _check_deck(self, index: int, deck: Sequence[int]) -> list[int]:
+        cards = list(deck)
+        if len(cards) != NUM_CARDS or sorted(cards) != list(range(NUM_CARDS)):
+            raise ValueError(
+                f"deck {index} must be a permutation of the 53 cards (52 + the Spy, LR-1); "
+                f"got {len(cards)} cards"
+            )
+        if (1 << cards[-1]) & SOLDIERS:
+            raise ValueError(
+                f"deck {index}: its Trump Card (the last card) is {french_name(cards[-1])}, a Lost Soldier; "
+                "the Trump Card may not be a Jack or the Spy (LR-4)"
+            )
+        return cards
+
+    @staticmethod
+    def draw_setup(seed: int) -> tuple[int, int]:
+        """``(first dealer, red)`` drawn from the match seed (LR-3, LR-19): ``red`` is the seat
+        parity of the Red army (4 players: 0 → seats 0 and 2; 2 players: the Red seat)."""
+        rng = random.Random(f"cardtable:{seed}:lost-ranks-setup")
+        red = rng.randrange(2)
+        dealer = rng.randrange(4)
+        return dealer, red
+
+    def action_name(self, action: int) -> str:
+        return self._action_names[action]
+
+    def card_name(self, card: int) -> str:
+        return french_name(card)
+
+    def parse_card(self, text: str) -> int:
+        return parse_french(text)
+
+    def parse_action_name(self, text: str) -> int:
+        try:
+            return super().parse_action_name(text)
+        except IllegalAction:
+            words = text.split()
+            try:
+                if len(words) == 1:
+                    return parse_french(words[0])
+                if len(words) == 2 and words[0].lower() in ("play", "phantom"):
+                    card = parse_french(words[1])
+                    if words[0].lower() == "play":
+                        return card
+                    if self.num_players == 2:
+                        return PHANTOM_BASE + card
+            except ValueError:
+                pass
+            raise
+
+
+def _multinomial(n: int, parts: Sequence[int]) -> int:
+    out = 1
+    for k in parts:
+        out *= math.comb(n, k)
+        n -= k
+    return out
+
+
+def _splits(mask: int, n: int, caps: tuple[int, ...], g: int = 0) -> Iterator[tuple[int, ...]]:
+    """Count vectors putting ``n`` cards into the groups of ``mask`` within ``caps``."""
+    if g == len(caps):
+        if n == 0:
+            yield ()
+        return
+    if not mask >> g & 1:
+        for rest in _splits(mask, n, caps, g + 1):
+            yield (0,) + rest
+        return
+    for k in range(min(n, caps[g]), -1, -1):
+        for rest in _splits(mask, n - k, caps, g + 1):
+            yield (k,) + rest
+
+
+def constrained_deal(
+    types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int], rng: random.Random
+) -> list[list[int]]:
+    """Deal cards into groups uniformly among all deals that respect the constraints.
+
+    ``types`` are ``(allowed-groups bitmask, cards)``; group ``g`` receives exactly
+    ``sizes[g]`` cards.  Exact counting (a DP over the types and the groups' remaining
+    room), then one draw of ``rng.randrange`` and one shuffle per type: the result is a
+    pure function of the arguments and ``rng``.
+    """
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def ways(i: int, caps: tuple[int, ...]) -> int:
+        if i == len(types):
+            return 1 if not any(caps) else 0
+        key = (i, caps)
+        got = memo.get(key)
+        if got is None:
+            mask, cards = types[i]
+            got = 0
+            for ks in _splits(mask, len(cards), caps):
+                got += _multinomial(len(cards), ks) * ways(i + 1, tuple(c - k for c, k in zip(caps, ks)))
+            memo[key] = got
+        return got
+
+    caps = tuple(sizes)
+    total = ways(0, caps)
+    if total == 0:
+        raise RuntimeError("no deal satisfies the constraints (inconsistent information)")
+    r = rng.randrange(total)
+    out: list[list[int]] = [[] for _ in sizes]
+    for i, (mask, cards) in enumerate(types):
+        chosen: tuple[int, ...] = ()
+        for ks in _splits(mask, len(cards), caps):
+            rest = tuple(c - k for c, k in zip(caps, ks))
+            w = _multinomial(len(cards), ks) * ways(i + 1, rest)
+            if r < w:
+                r //= _multinomial(len(cards), ks)
+                chosen, caps = ks, rest
+                break
+            r -= w
+        pool = sorted(cards)
+        rng.shuffle(pool)
+        at = 0
+        for g, k in enumerate(chosen):
+            out[g].extend(pool[at : at + k])
+            at += k
+    return out
+
+
+class LostRanksState(State):
+    """A whole Lost Ranks match (all its rounds)."""
+
+    __slots__ = (
+        "game", "seed", "decks", "history", "_stack", "_n", "_two", "_armies", "_force",
+        # match
+        "_round", "_dealer", "_totals", "_round_scores", "_tiebreaks", "_outcome", "_spy_captor",
+        # round
+        "_trump", "_trump_suit", "_active", "_hands", "_phantoms", "_down", "_trick", "_leader",
+        "_to_move", "_led", "_lead_src", "_pending", "_pending_pub", "_captured", "_won",
+        "_discards", "_voids", "_forced", "_not_in", "_trick_no", "_last", "_log", "_lm", "_last_trick", "_anames",
+    )
+
+    game: LostRanks
+
+    def __init__(self, game: LostRanks, seed: int, decks: list[list[int]] | None) -> None:
+        self.game = game
+        self.seed = seed
+        self.decks = decks
+        self.history = []
+        self._stack: list[tuple[Any, ...]] = []
+        n = game.num_players
+        self._n = n
+        self._two = n == 2
+        self._force = game.config.force_strength
+        self._last_trick = game.tricks_per_round - 1
+        self._anames = game._action_names
+        dealer, red = LostRanks.draw_setup(seed)
+        self._armies: tuple[int, ...] = tuple(RED if s % 2 == red else BLACK for s in range(n))
+        self._round = 0
+        self._dealer = dealer % n
+        self._totals: tuple[int, int] = (0, 0)
+        self._round_scores: tuple[tuple[int, int], ...] = ()
+        self._tiebreaks = 0
+        self._outcome = -1
+        self._spy_captor = -1
+        self._log: list[tuple[int, ...]] = []
+        self._deal()
+
+    # ------------------------------------------------------------------ deal
+    def _deal(self) -> None:
+        n = self._n
+        i = self._round
+        dealer = self._dealer
+        if self.decks is not None and i < len(self.decks):
+            deck = self.decks[i]
+        else:
+            deck = _shuffled_deck(round_rng(self.seed, i))
+        hands = [0] * n
+        if n == 4:
+            bit = _BITS.__getitem__
+            for k in range(4):
+                hands[(dealer + 1 + k) % 4] = sum(map(bit, deck[k:52:4]))
+            self._phantoms: list[tuple[int, ...]] = [(), (), (), ()]
+            self._down = [0, 0, 0, 0]
+        else:
+            bit = _BITS.__getitem__
+            for k in range(2):
+                hands[(dealer + 1 + k) % 2] = sum(map(bit, deck[k:34:2]))
+            ph: list[tuple[int, ...]] = [(), ()]
+            ph[(dealer + 1) % 2] = tuple(deck[34:43])
+            ph[dealer] = tuple(deck[43:52])
+            self._phantoms = ph
+            self._down = [9, 9]
+        self._hands = hands
+        trump = deck[52]
+        self._trump = trump
+        self._trump_suit = trump // 13
+        self._active = COLOUR_JACKS[SUIT_COLOUR[trump // 13]] | SPY_BIT
+        self._trick: tuple[tuple[int, int, int], ...] = ()
+        self._led = -1
+        self._lead_src = -1
+        self._pending: tuple[int, ...] = ()
+        self._pending_pub: tuple[bool, ...] = ()
+        self._captured: tuple[int, int] = (0, 0)
+        self._won: tuple[int, int] = (0, 0)
+        self._discards = 0
+        self._voids = [0] * n
+        self._trick_no = 0
+        self._last: tuple[Any, ...] = ()
+        self._lm = -1
+        # LR-6: first lead.
+        self._forced = -1
+        self._not_in = 0
+        leader = (dealer + 1) % n
+        for ace in (ACE_HEARTS, ACE_DIAMONDS):
+            holder = next((s for s in range(n) if hands[s] >> ace & 1), -1)
+            if holder >= 0:
+                self._forced = ace
+                leader = holder
+                break
+            self._not_in |= 1 << ace
+        self._leader = leader
+        self._to_move = leader
+
+    # ------------------------------------------------------------------ snapshots
+    def _snapshot(self) -> tuple[Any, ...]:
+        """Everything an action may change (a trick's last card can end the round)."""
+        return (
+            -1, tuple(self._hands), tuple(self._phantoms), tuple(self._down), self._trick, self._leader,
+            self._to_move, self._led, self._lead_src, self._pending, self._pending_pub,
+            self._captured, self._won, self._discards, tuple(self._voids), self._forced,
+            self._not_in, self._trick_no, self._last, len(self._log), self._trump, self._trump_suit,
+            self._active, self._round, self._dealer, self._totals, self._round_scores, self._tiebreaks,
+            self._outcome, self._spy_captor,
+        )
+
+    _LOG_AT: Final = 19
+    """Index of the log length in a full snapshot."""
+
+    def _restore(self, t: tuple[Any, ...]) -> None:
+        p = t[0]
+        if p >= 0:
+            # A light snapshot: an action that does not end the round changes only these.
+            (
+                _, self._hands[p], self._phantoms[p], self._down[p], self._voids[p], self._pending,
+                self._pending_pub, self._trick, self._to_move, self._led, self._lead_src, self._leader,
+                self._forced, log, self._captured, self._won, self._discards, self._trick_no, self._last,
+            ) = t
+            del self._log[log:]
+            self._lm = -1
+            return
+        (
+            _, hands, phantoms, down, self._trick, self._leader, self._to_move, self._led, self._lead_src,
+            self._pending, self._pending_pub, self._captured, self._won, self._discards, voids, self._forced,
+            self._not_in, self._trick_no, self._last, log, self._trump, self._trump_suit, self._active,
+            self._round, self._dealer, self._totals, self._round_scores, self._tiebreaks, self._outcome,
+            self._spy_captor,
+        ) = t
+        self._hands = list(hands)
+        self._phantoms = list(phantoms)
+        self._down = list(down)
+        self._voids = list(voids)
+        if isinstance(log, int):
+            del self._log[log:]
+        else:
+            self._log = list(log)
+        self._lm = -1
+
+    def _copy(self, stack: bool) -> LostRanksState:
+        new = object.__new__(LostRanksState)
+        for name in LostRanksState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.history = list(self.history)
+        new._stack = list(self._stack) if stack else []
+        new._hands = list(self._hands)
+        new._phantoms = list(self._phantoms)
+        new._down = list(self._down)
+        new._voids = list(self._voids)
+        new._log = list(self._log)
+        return new
+
+    def clone(self) -> LostRanksState:
+        return self._copy(True)
+
+    # ------------------------------------------------------------------ turn
+    def current_player(self) -> int:
+        return TERMINAL if self._outcome >= 0 else self._to_move
+
+    def is_terminal(self) -> bool:
+        return self._outcome >= 0
+
+    def _required_source(self) -> int:
+        """2 players, following: the source the follower must use (LR-13)."""
+        p = self._to_move
+        want = 1 - self._lead_src
+        if want == HAND:
+            return HAND if self._hands[p] else PHANTOM
+        return PHANTOM if self._phantoms[p] else HAND
+
+    def _legal_mask(self) -> int:
+        if self._outcome >= 0:
+            return 0
+        p = self._to_move
+        pend = self._pending
+        if pend:
+            a, b = pend
+            led = self._led
+            if not self._trick:
+                ok = [c for c in pend if c != SPY]
+            elif led < 0:
+                ok = [a, b]
+            else:
+                suited = [c for c in pend if CARD_SUIT[c] == led]
+                if len(suited) == 2:
+                    ok = [c for c in suited if c != JACKS[led]]
+                elif suited:
+                    ok = suited
+                else:
+                    ok = [a, b]
+            m = 0
+            for c in ok:
+                m |= 1 << (PHANTOM_BASE + c)
+            return m
+        h = self._hands[p]
+        if not self._trick:
+            if self._forced >= 0:
+                return 1 << self._forced
+            m = h & ~SPY_BIT
+            if not m:
+                m = h
+            if self._two and self._phantoms[p]:
+                m |= 1 << DRAW
+            return m
+        if self._two and self._required_source() == PHANTOM:
+            return 1 << DRAW
+        led = self._led
+        if led < 0:
+            return h
+        s = h & SUIT_MASKS[led]
+        if s:
+            jb = JACK_BITS[led]
+            if s & jb and s != jb:
+                return s ^ jb
+            return s
+        return h
+
+    def legal_actions(self) -> list[int]:
+        m = self._lm
+        if m < 0:
+            m = self._lm = self._legal_mask()
+        got = _LISTS.get(m)
+        if got is not None:
+            return list(got)
+        key = m
+        out: list[int] = []
+        for s in range(4):
+            chunk = m >> (13 * s) & 8191
+            if chunk:
+                table = _CHUNKS[s]
+                got = table[chunk]
+                if got is None:
+                    got = table[chunk] = tuple(13 * s + b for b in range(13) if chunk >> b & 1)
+                out += got
+        m >>= 52
+        while m:
+            low = m & -m
+            out.append(51 + low.bit_length())
+            m ^= low
+        if len(_LISTS) > 200_000:
+            _LISTS.clear()
+        _LISTS[key] = tuple(out)
+        return out
+
+    def why_illegal(self, action: int) -> str | None:
+        g = self.game
+        if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < g.num_distinct_actions:
+            return f"{action!r} is not a move of Lost Ranks (action ids are 0..{g.num_distinct_actions - 1})"
+        if self._outcome >= 0:
+            return "the match is over: no more moves"
+        m = self._lm
+        if m < 0:
+            m = self._lm = self._legal_mask()
+        if m >> action & 1:
+            return None
+        return self._reason(action)
+
+    def _reason(self, action: int) -> str:
+        p = self._to_move
+        led = self._led
+        leading = not self._trick
+        suit = SUIT_WORDS[led] if led >= 0 else ""
+        if self._pending:
+            drawn = " and ".join(FRENCH_NAMES[c] for c in self._pending)
+            if action < PHANTOM_BASE:
+                return f"you drew {drawn} from your phantom deck: play one of them with 'phantom …' (LR-14)"
+            c = action - PHANTOM_BASE
+            if c not in self._pending:
+                return f"{FRENCH_NAMES[c]} is not one of the cards you drew ({drawn}) (LR-14)"
+            if leading:
+                return "the Spy cannot lead from the phantom deck unless it is the last phantom card (LR-14)"
+            if CARD_SUIT[c] == led:
+                other = [x for x in self._pending if x != c][0]
+                return f"Jack protection: play {FRENCH_NAMES[other]}, not {FRENCH_NAMES[c]}, of the two drawn {suit} (LR-14, LR-7)"
+            return f"a drawn card follows {suit}: you must play it (LR-14)"
+        if action >= PHANTOM_BASE:
+            return "'phantom …' chooses one of the two cards taken by 'draw two': you have not drawn (LR-14)"
+        if action == DRAW:
+            if leading:
+                if self._forced >= 0:
+                    return f"the first lead of the round must be {FRENCH_NAMES[self._forced]} from your hand (LR-6)"
+                return "your phantom deck is empty (LR-13)"
+            return "you must play from your hand: your opponent led from the phantom deck (LR-13)"
+        c = action
+        name = FRENCH_NAMES[c]
+        if self._two and not leading and self._required_source() == PHANTOM:
+            return "you must play from your phantom deck ('draw two'): your opponent led from the hand (LR-13)"
+        if not self._hands[p] >> c & 1:
+            return f"you do not hold {name}" + (" in your hand" if self._two else "")
+        if leading:
+            if self._forced >= 0:
+                return f"the first lead of the round must be {FRENCH_NAMES[self._forced]} (LR-6)"
+            return "the Spy may lead only as your very last card" + (
+                " of the source it is played from (LR-8)" if self._two else " (LR-8)"
+            )
+        if c == SPY:
+            return f"the Spy may not be played while you hold a card of the led suit, {suit} (LR-7)"
+        if CARD_SUIT[c] != led:
+            return f"you must follow {suit} (LR-7)"
+        return f"Jack protection: you hold another card of {suit}, so {name} stays protected (LR-7)"
+
+    # ------------------------------------------------------------------ apply
+    def apply_action(self, action: int) -> Event:
+        m = self._lm
+        if m < 0:
+            m = self._lm = self._legal_mask()
+        if type(action) is not int or action < 0 or not m >> action & 1:
+            reason = self.why_illegal(action) or "illegal move"
+            raise IllegalAction(reason, _rule_id(reason))
+        p = self._to_move
+        trick = self._trick
+        if self._trick_no == self._last_trick and len(trick) == self._n - 1:
+            self._stack.append(self._snapshot())
+        else:
+            self._stack.append(
+                (
+                    p, self._hands[p], self._phantoms[p], self._down[p], self._voids[p], self._pending,
+                    self._pending_pub, trick, p, self._led, self._lead_src, self._leader, self._forced,
+                    len(self._log), self._captured, self._won, self._discards, self._trick_no, self._last,
+                )
+            )
+        self.history.append(action)
+        self._lm = -1
+        if action < NUM_CARDS:
+            self._hands[p] ^= 1 << action
+            c = action
+            src = HAND
+            other = -1
+        elif action == DRAW:
+            ph = self._phantoms[p]
+            down = self._down[p]
+            src = PHANTOM
+            other = -1
+            if len(ph) >= 2:
+                self._phantoms[p] = ph[2:]
+                self._down[p] = down - 2 if down > 2 else 0
+                self._pending = ph[:2]
+                self._pending_pub = (down < 1, down < 2)
+                return _new_tuple(Event, (p, action, "draw two", ""))
+            self._phantoms[p] = ()
+            self._down[p] = 0
+            c = ph[0]
+        else:
+            c = action - PHANTOM_BASE
+            a, b = self._pending
+            other = b if c == a else a
+            self._phantoms[p] = self._phantoms[p] + (other,)
+            self._pending = ()
+            self._pending_pub = ()
+            src = PHANTOM
+        # The card c is played.
+        self._log.append((p, c, src, other))
+        if not trick:
+            self._leader = p
+            self._lead_src = src
+            self._led = CARD_SUIT[c]
+            self._forced = -1
+        elif self._led < 0:
+            self._led = CARD_SUIT[c]
+        elif src == HAND:
+            led = self._led
+            if CARD_SUIT[c] != led or c == JACKS[led]:
+                self._voids[p] |= 1 << led
+        trick += ((p, c, src),)
+        if len(trick) < self._n:
+            self._trick = trick
+            self._to_move = p + 1 if p + 1 < self._n else 0
+            return _new_tuple(Event, (p, action, self._anames[action], ""))
+        return _new_tuple(Event, (p, action, self._anames[action], self._resolve(trick)))
+
+    def _resolve(self, trick: tuple[tuple[int, int, int], ...]) -> str:
+        trump = self._trump_suit
+        led = self._led
+        best = -1
+        winner = -1
+        cards = 0
+        for seat, c, _ in trick:
+            cards |= 1 << c
+            if (1 << c) & SOLDIERS:
+                continue
+            s = CARD_SUIT[c]
+            if s == trump:
+                key = 100 + CARD_RANK[c]
+            elif s == led:
+                key = CARD_RANK[c]
+            else:
+                continue
+            if key > best:
+                best = key
+                winner = seat
+        self._trick = ()
+        self._led = -1
+        self._lead_src = -1
+        self._trick_no += 1
+        self._last = (trick, winner)
+        self._log.append((-1, winner))
+        if winner >= 0:
+            army = self._armies[winner]
+            cap = self._captured
+            won = self._won
+            if army:
+                self._captured = (cap[0], cap[1] | cards)
+                self._won = (won[0], won[1] + 1)
+            else:
+                self._captured = (cap[0] | cards, cap[1])
+                self._won = (won[0] + 1, won[1])
+            self._leader = self._to_move = winner
+            note = f"seat {winner} wins the trick"
+        else:
+            self._discards |= cards
+            self._leader = self._to_move = (trick[0][0] + 1) % self._n
+            note = "no winner: the trick is discarded (LR-11)"
+        if self._trick_no == self.game.tricks_per_round:
+            note += "; " + self._end_round()
+        return note
+
+    # ------------------------------------------------------------------ scoring
+    def round_points(self) -> tuple[int, int]:
+        """Points of the current round's captures so far, per army (LR-15, LR-16)."""
+        colour = SUIT_COLOUR[self._trump_suit]
+        cap = self._captured
+        pts = [0, 0]
+        pts[colour] += 2 * (cap[colour] & COLOUR_JACKS[colour]).bit_count()
+        for army in (RED, BLACK):
+            if cap[army] & SPY_BIT:
+                pts[army] += 2
+        if self._force:
+            r = (cap[RED] & ~SOLDIERS).bit_count()
+            b = (cap[BLACK] & ~SOLDIERS).bit_count()
+            if r != b:
+                pts[RED if r > b else BLACK] += 1
+        return pts[0], pts[1]
+
+    def _end_round(self) -> str:
+        # Keep the finished round's log for undo.
+        before = self._stack[-1]
+        at = self._LOG_AT
+        self._stack[-1] = before[:at] + (tuple(self._log[: before[at]]),) + before[at + 1 :]
+        pts = self.round_points()
+        self._spy_captor = RED if self._captured[RED] & SPY_BIT else BLACK if self._captured[BLACK] & SPY_BIT else -1
+        self._totals = (self._totals[0] + pts[0], self._totals[1] + pts[1])
+        self._round_scores = self._round_scores + (pts,)
+        note = f"round {self._round + 1} ends: red +{pts[0]}, black +{pts[1]}"
+        self._decide()
+        if self._outcome >= 0:
+            self._to_move = -1
+            if self._outcome == 2:
+                return note + "; the match is a draw"
+            return note + f"; {ARMY_NAMES[self._outcome]} wins the match"
+        self._round += 1
+        self._dealer = (self._dealer + 1) % self._n
+        self._log = []
+        self._deal()
+        return note
+
+    def _decide(self) -> None:
+        """End of game (LR-17, LR-18, LR-19a): sets ``_outcome`` or ``_tiebreaks``."""
+        red, black = self._totals
+        higher = RED if red > black else BLACK
+        rounds = len(self._round_scores)
+        g = self.game
+        if self._tiebreaks:
+            if red != black:
+                self._outcome = higher
+            elif self._two and self._spy_captor >= 0:
+                self._outcome = self._spy_captor
+            elif self._tiebreaks >= 10 or (g.max_rounds is None and rounds >= 50):
+                self._outcome = 2
+            else:
+                self._tiebreaks += 1
+            return
+        if self._two:
+            due = rounds >= (g.max_rounds or 0)
+        else:
+            target = g.target or 0
+            due = red >= target or black >= target or (g.max_rounds is not None and rounds >= g.max_rounds)
+            if not due and g.max_rounds is None and rounds >= 50:
+                self._outcome = higher if red != black else 2
+                return
+        if due:
+            if red != black:
+                self._outcome = higher
+            else:
+                self._tiebreaks = 1
+
+    # ------------------------------------------------------------------ undo
+    def undo_action(self) -> None:
+        if not self._stack:
+            raise IndexError("nothing to undo")
+        self._restore(self._stack.pop())
+        self.history.pop()
+
+    # ------------------------------------------------------------------ outcome
+    def returns(self) -> list[float]:
+        o = self._outcome
+        if o < 0 or o == 2:
+            return [0.0] * self._n
+        return [1.0 if a == o else -1.0 for a in self._armies]
+
+    def winner(self) -> str | None:
+        """``"red"``/``"black"`` once the match is won; ``None`` before or in a draw."""
+        return ARMY_NAMES[self._outcome] if 0 <= self._outcome < 2 else None
+
+    def result(self) -> dict[str, JSON]:
+        o = self._outcome
+        return {
+            "returns": self.returns(),
+            "scores": [self._totals[a] for a in self._armies],
+            "army_scores": {"red": self._totals[0], "black": self._totals[1]},
+            "armies": [ARMY_NAMES[a] for a in self._armies],
+            "winner": self.winner(),
+            "winning_seats": [s for s in range(self._n) if self._armies[s] == o],
+            "draw": o == 2,
+            "rounds": len(self._round_scores),
+            "tiebreak_rounds": self._tiebreaks,
+            "round_scores": [{"red": r, "black": b} for r, b in self._round_scores],
+        }
+
+    # ------------------------------------------------------------------ information
+    @property
+    def armies(self) -> tuple[int, ...]:
+        """Army (0 red, 1 black) of each seat."""
+        return self._armies
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer
+
+    def hand(self, seat: int) -> list[int]:
+        """The real hand of ``seat`` (true state; not for players)."""
+        return _mask_to_list(self._hands[seat])
+
+    def phantom(self, seat: int) -> list[int]:
+        """The phantom deck of ``seat``, top first (true state; 2 players)."""
+        return list(self._phantoms[seat])
+
+    def view(self, player: int) -> dict[str, JSON]:
+        n = self._n
+        armies = self._armies
+        totals = self._totals
+        over = self._outcome >= 0
+        trick_cards = 0
+        for _, c, _ in self._trick:
+            trick_cards |= 1 << c
+        if over:
+            phase = "over"
+        elif self._pending:
+            phase = "choose"
+        elif not self._trick:
+            phase = "lead"
+        else:
+            phase = "follow"
+        v: dict[str, JSON] = {
+            "game": self.game.name,
+            "player": player,
+            "current_player": self.current_player(),
+            "round": self._round + 1,
+            "scores": [totals[a] for a in armies],
+            "army_scores": {"red": totals[0], "black": totals[1]},
+            "round_scores": [[rs[a] for a in armies] for rs in self._round_scores],
+            "players": n,
+            "armies": [ARMY_NAMES[a] for a in armies],
+            "army": ARMY_NAMES[armies[player]],
+            "partner": (player + 2) % 4 if n == 4 else None,
+            "dealer": self._dealer,
+            "tiebreak_round": self._tiebreaks,
+            "target": self.game.target,
+            "max_rounds": self.game.max_rounds,
+            "force_strength": self._force,
+            "phase": phase,
+            "winner": self.winner(),
+            "trump_card": FRENCH_NAMES[self._trump],
+            "trump_suit": SUIT_WORDS[self._trump_suit],
+            "trump_colour": ARMY_NAMES[SUIT_COLOUR[self._trump_suit]],
+            "active_soldiers": _names(self._active),
+            "first_lead": FRENCH_NAMES[self._forced] if self._forced >= 0 else None,
+            "hand": _names(self._hands[player]),
+            "hand_sizes": [h.bit_count() for h in self._hands],
+            "trick": [{"seat": s, "card": FRENCH_NAMES[c], "source": SOURCE_NAMES[src]} for s, c, src in self._trick],
+            "leader": self._leader,
+            "led_suit": SUIT_WORDS[self._led] if self._led >= 0 else None,
+            "lead_source": SOURCE_NAMES[self._lead_src] if self._trick and self._two else None,
+            "trick_number": self._trick_no + (0 if over else 1),
+            "tricks_per_round": self.game.tricks_per_round,
+            "last_trick": None
+            if not self._last
+            else {
+                "trick": [{"seat": s, "card": FRENCH_NAMES[c], "source": SOURCE_NAMES[src]} for s, c, src in self._last[0]],
+                "winner": self._last[1] if self._last[1] >= 0 else None,
+            },
+            "tricks_won": {"red": self._won[0], "black": self._won[1]},
+            "captured": {"red": _names(self._captured[0]), "black": _names(self._captured[1])},
+            "discards": _names(self._discards),
+            "round_points": dict(zip(ARMY_NAMES, self.round_points())),
+            "voids": [[SUIT_WORDS[s] for s in range(4) if self._voids[q] >> s & 1] for q in range(n)],
+            "log": [self._log_entry(e) for e in self._log],
+        }
+        if self._two:
+            phantoms: list[JSON] = []
+            face_up: list[JSON] = []
+            for q in range(n):
+                ph = self._phantoms[q]
+                down = self._down[q]
+                phantoms.append([FRENCH_NAMES[c] if q == player or i >= down else None for i, c in enumerate(ph)])
+                face_up.append([i >= down for i in range(len(ph))])
+            v["phantoms"] = phantoms
+            v["phantom_face_up"] = face_up
+            v["phantom_sizes"] = [len(ph) for ph in self._phantoms]
+            v["drawn"] = None
+            if self._pending:
+                q = self._to_move
+                v["drawn"] = {
+                    "player": q,
+                    "cards": [
+                        FRENCH_NAMES[c] if q == player or pub else None
+                        for c, pub in zip(self._pending, self._pending_pub)
+                    ],
+                    "face_up": list(self._pending_pub),
+                }
+        return v
+
+    @staticmethod
+    def _log_entry(e: tuple[int, ...]) -> dict[str, JSON]:
+        if e[0] < 0:
+            return {"winner": e[1] if e[1] >= 0 else None}
+        seat, c, src, other = e
+        entry: dict[str, JSON] = {"seat": seat, "card": FRENCH_NAMES[c], "source": SOURCE_NAMES[src]}
+        if other >= 0:
+            entry["face_up"] = FRENCH_NAMES[other]
+        return entry
+
+    # ------------------------------------------------------------------ resample
+    def resample(self, player: int, rng: random.Random) -> LostRanksState:
+        new = self._copy(False)
+        new.seed = rng.getrandbits(63)
+        new.decks = None
+        if self._outcome >= 0:
+            return new
+        n = self._n
+        known = self._hands[player] | (1 << self._trump) | self._captured[0] | self._captured[1] | self._discards
+        for _, c, _ in self._trick:
+            known |= 1 << c
+        pend_owner = self._to_move if self._pending else -1
+        if self._two:
+            for c in self._phantoms[player]:
+                known |= 1 << c
+            for q in range(n):
+                for c in self._phantoms[q][self._down[q] :]:
+                    known |= 1 << c
+            for c, pub in zip(self._pending, self._pending_pub):
+                if pend_owner == player or pub:
+                    known |= 1 << c
+        unseen = ALL_CARDS & ~known
+        # Groups: each other seat's hand, then (2 players) its hidden phantom cards.
+        sizes: list[int] = []
+        allowed: list[int] = []
+        kinds: list[tuple[int, int]] = []
+        forced = 1 << self._forced if self._forced >= 0 else 0
+        for q in range(n):
+            if q == player:
+                continue
+            hand_allowed = ALL_CARDS & ~VOID_MASKS[self._voids[q]] & ~self._not_in
+            if self._to_move != q:
+                hand_allowed &= ~forced
+            sizes.append(self._hands[q].bit_count())
+            allowed.append(hand_allowed)
+            kinds.append((q, HAND))
+            if self._two:
+                hidden_pend = sum(1 for pub in self._pending_pub if not pub) if pend_owner == q else 0
+                sizes.append(self._down[q] + hidden_pend)
+                allowed.append(ALL_CARDS & ~forced)
+                kinds.append((q, PHANTOM))
+        by_mask: dict[int, list[int]] = {}
+        for c in _mask_to_list(unseen):
+            gm = 0
+            for g, al in enumerate(allowed):
+                if al >> c & 1:
+                    gm |= 1 << g
+            by_mask.setdefault(gm, []).append(c)
+        types = sorted(by_mask.items())
+        dealt = constrained_deal(types, sizes, rng)
+        for (q, kind), cards in zip(kinds, dealt):
+            if kind == HAND:
+                m = 0
+                for c in cards:
+                    m |= 1 << c
+                new._hands[q] = m
+            else:
+                pool = list(cards)
+                rng.shuffle(pool)
+                if pend_owner == q:
+                    pend = list(self._pending)
+                    for i, pub in enumerate(self._pending_pub):
+                        if not pub:
+                            pend[i] = pool.pop()
+                    new._pending = tuple(pend)
+                down = self._down[q]
+                new._phantoms[q] = tuple(pool) + self._phantoms[q][down:]
+        new._lm = -1
+        return new
+
+    # ------------------------------------------------------------------ text
+    def __str__(self) -> str:
+        g = self.game
+        lines = [
+            f"Lost Ranks players={self._n} force_strength={self._force} longer_game={g.config.longer_game} seed={self.seed}",
+            f"armies {' '.join(ARMY_NAMES[a] for a in self._armies)}  totals red={self._totals[0]} black={self._totals[1]}"
+            f"  rounds {list(self._round_scores)}  tiebreaks {self._tiebreaks}  outcome {self._outcome}"
+            f"  spy_captor {self._spy_captor}",
+            f"round {self._round + 1} dealer {self._dealer} trump {FRENCH_NAMES[self._trump]}"
+            f" active {' '.join(_names(self._active))} first_lead "
+            f"{FRENCH_NAMES[self._forced] if self._forced >= 0 else '-'} not_in {' '.join(_names(self._not_in)) or '-'}",
+        ]
+        for q in range(self._n):
+            line = f"seat {q}: hand {' '.join(_names(self._hands[q])) or '-'} voids {self._voids[q]}"
+            if self._two:
+                ph = self._phantoms[q]
+                down = self._down[q]
+                cells = [FRENCH_NAMES[c] + ("^" if i >= down else "") for i, c in enumerate(ph)]
+                line += f" | phantom {' '.join(cells) or '-'}"
+            lines.append(line)
+        trick = " ".join(f"{s}:{FRENCH_NAMES[c]}{'/p' if src else ''}" for s, c, src in self._trick) or "-"
+        lines.append(
+            f"trick {self._trick_no + 1} leader {self._leader} to_move {self._to_move} led {self._led}"
+            f" lead_src {self._lead_src} cards {trick}"
+            + (f" drawn {' '.join(FRENCH_NAMES[c] for c in self._pending)} pub {self._pending_pub}" if self._pending else "")
+        )
+        last = (
+            " ".join(f"{s}:{FRENCH_NAMES[c]}" for s, c, _ in self._last[0]) + f" -> {self._last[1]}" if self._last else "-"
+        )
+        lines.append(
+            f"captured red {' '.join(_names(self._captured[0])) or '-'} | black {' '.join(_names(self._captured[1])) or '-'}"
+            f" | won {self._won} | discards {' '.join(_names(self._discards)) or '-'} | last {last} | log {len(self._log)}"
+        )
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<LostRanksState players={self._n} seed={self.seed} round={self._round + 1} moves={len(self.history)}>"
+
+
+__all__ = [
+    "ACE_DIAMONDS",
+    "ACE_HEARTS",
+    "ARMY_NAMES",
+    "DRAW",
+    "JACKS",
+    "LostRanks",
+    "LostRanksConfig",
+    "LostRanksState",
+    "PHANTOM_BASE",
+    "SPY",
+    "constrained_deal",
+    "make_deck",
+]

@@ -1,0 +1,817 @@
+"""Ранг (Rank): a Russian shedding game for 2–10 players (rulings RG-1 … RG-9).
+
+The rulings live in ``shared/rules/rank.md``; every refusal cites one.  In short:
+play on the top card a card one rank away (circular, ``A`` touches ``2`` and ``K``),
+else one of the same rank, else an Ace or King, else a joker (anything goes on a
+joker); keep playing while you can; draw one card when stuck; the player left
+holding cards "stays in Rank" and loses.
+
+**Cards.**  French cards of :mod:`cardtable.cards` (``card = suit * 13 + rank``,
+notation ``AS``, ``10H``, ``JK``).  Both jokers of a pack are the *same kind*,
+card id 52 (``JK``): they are identical in play, so a hand is a multiset of the
+53 kinds 0..52 and id 53 is not used.  One pack (2–4 players) is the 52 cards
+once and ``JK`` twice; two packs (5–10 players) are every card twice and ``JK``
+four times (RG-1).
+
+**Actions** (``num_distinct_actions == 55``, a fixed table): ``0..52`` = ``play
+<card>`` (``play 7H`` … ``play JK``: identical cards are one action), ``53`` =
+``draw`` (stuck, RG-5), ``54`` = ``pass`` (stuck with an empty stock, RG-5).
+There is no "declare Anti-Rank" action: when RG-8 applies the seat to move simply
+has every card of its hand as a legal play.  A pull-back (RG-6) is decided
+automatically at the start of the next player's turn, inside the action that
+ended the turn, so it is never pending at a decision point (``view()["pull_back"]``
+reports the decision taken when the current turn began).
+
+**Dealing order of an explicit deck** (``new_state(decks=[deck])``, a single deck
+since the match is one game): the dealer is drawn from the seed
+(:meth:`Rank.dealer_of`), the first 5 cards go to the player left of the dealer
+(seat ``dealer + 1``), the next 5 to the following seat clockwise (``+1``) and so
+on; the next card is turned up to start the pile; the rest is the stock, top
+first.  A deck that is not exactly the multiset above is refused (``ValueError``).
+Without a deck, the dealer and then the shuffle come from
+``protocol.round_rng(seed, 0)``.
+
+**Scores.**  The match is one game: ``round`` is always 1; ``scores`` are zeros
+until the end, then the returns (−1 for the loser, 0 for everyone else, RG-7);
+``round_scores`` is ``[]`` before the end and ``[scores]`` after.
+
+The game always ends: the pile is never turned over, so the stock only shrinks,
+every play removes a card from the hands for good once the stock is empty, and
+passes go round at most once before someone plays (else RG-8 applies).  No
+safeguard move limit is needed.
+
+>>> game = Rank(players=3)
+>>> s = game.new_state(seed=1)
+>>> s.view(0)["round"], len(s.view(0)["hand"]), s.view(0)["stock"]
+(1, 5, 38)
+>>> game.action_name(53), game.parse_action_name("7♥") == game.parse_card("7H")
+('draw', True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
+from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
+
+__all__ = ["Rank", "RankConfig", "RankState", "DRAW", "PASS", "NUM_KINDS", "HAND_SIZE", "playable"]
+
+NUM_KINDS: Final = 53
+"""Card kinds: the 52 cards and the joker (both jokers are kind 52)."""
+DRAW: Final = 53
+PASS: Final = 54
+NUM_ACTIONS: Final = 55
+HAND_SIZE: Final = 5
+
+ACTION_NAMES: Final[tuple[str, ...]] = tuple(["play " + FRENCH_NAMES[k] for k in range(NUM_KINDS)] + ["draw", "pass"])
+_DRAW_WORDS: Final = ("DRAW", "ВЗЯТЬ", "БЕРУ", "TAKE")
+_PASS_WORDS: Final = ("PASS", "ПАС", "ПРОПУСК")
+
+# --- precomputed tables --------------------------------------------------------------
+# A hand is two ints: ``pres`` with bit k set when kind k is held (same bit layout as
+# the play actions) and ``packed``, the count of kind k in the 3-bit field at 3k.
+_BIT: Final[tuple[int, ...]] = tuple(1 << k for k in range(NUM_ACTIONS))
+_NOTBIT: Final[tuple[int, ...]] = tuple(~(1 << k) for k in range(NUM_KINDS))
+_ONE: Final[tuple[int, ...]] = tuple(1 << (3 * k) for k in range(NUM_KINDS))
+_SHIFT: Final[tuple[int, ...]] = tuple(3 * k for k in range(NUM_KINDS))
+ALL_KINDS: Final = (1 << NUM_KINDS) - 1
+_DRAW_BIT: Final = 1 << DRAW
+_PASS_BIT: Final = 1 << PASS
+_RANK_MASK: Final[tuple[int, ...]] = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+_AK: Final = _RANK_MASK[ACE] | _RANK_MASK[KING]
+_JKB: Final = 1 << JOKER
+# Tier masks by top-card kind (RG-4); the joker entries are unused (anything goes).
+_ADJ: Final[tuple[int, ...]] = tuple(
+    [_RANK_MASK[(t % 13 + 1) % 13] | _RANK_MASK[(t % 13 - 1) % 13] for t in range(52)] + [0]
+)
+_SAME: Final[tuple[int, ...]] = tuple([_RANK_MASK[t % 13] for t in range(52)] + [0])
+_ANY: Final[tuple[int, ...]] = tuple([_ADJ[t] | _SAME[t] | _AK | _JKB for t in range(52)] + [ALL_KINDS])
+"""Kinds that may be played on top card t at some tier: "can this hand play at all"."""
+
+# Public log codes: (move, code, seat, a, b)
+L_START, L_PLAY, L_DRAW, L_PASS, L_PULLBACK, L_OUT, L_ANTI, L_ANTI_OVER, L_LOSE = range(9)
+_LOG_WORDS: Final = ("start", "play", "draw", "pass", "pull-back", "out", "anti-rank", "anti-rank over", "loses")
+
+
+_Snapshot = tuple[int, int, int, int, int, int, bool, int, int, tuple[int, int], int, int]
+"""Undo record: the seat to move and its hand (packed, pres, size) — the only hand an action
+changes, pull-back draws included — then stock position, pile length, Anti-Rank flag and
+declarer, alive mask, turn start (pile length, move), legal mask, log length."""
+_DRAW_PLAYABLE: Final = "draws a card that can be played: it must be played (RG-5)"
+_DRAW_STUCK: Final = "draws a card that cannot be played: the turn passes (RG-5)"
+_new_event = tuple.__new__
+"""Builds an :class:`Event` without the NamedTuple's Python-level ``__new__`` (hot path)."""
+
+
+def _rg4(pres: int, top: int) -> int:
+    """The kinds of ``pres`` playable on ``top`` under RG-4's strict tiers (0 if stuck)."""
+    if top == JOKER:
+        return pres
+    m = pres & _ADJ[top]
+    if m:
+        return m
+    m = pres & _SAME[top]
+    if m:
+        return m
+    m = pres & _AK
+    if m:
+        return m
+    return pres & _JKB
+
+
+def playable(hand: Sequence[int], top: int) -> list[int]:
+    """The kinds of ``hand`` (card ids) that RG-4 allows on ``top``, sorted.
+
+    >>> [FRENCH_NAMES[c] for c in playable([parse_french(x) for x in ("6H", "AS", "JK")], parse_french("7C"))]
+    ['6H']
+    >>> [FRENCH_NAMES[c] for c in playable([parse_french(x) for x in ("2D", "AS", "JK")], parse_french("7C"))]
+    ['AS']
+    """
+    pres = 0
+    for c in hand:
+        pres |= 1 << c
+    return _kinds(_rg4(pres, top))
+
+
+def _kinds(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+_LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
+"""Legal-action lists by mask (bounded; masks recur a lot in play)."""
+
+
+def _rank_word(r: int) -> str:
+    return RANK_NAMES[r]
+
+
+def _neighbours(top: int) -> str:
+    r = top % 13
+    return f"{RANK_NAMES[(r - 1) % 13]} or {RANK_NAMES[(r + 1) % 13]}"
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def pack_counts(packs: int) -> list[int]:
+    """Copies of each kind 0..52 in ``packs`` packs of 54 (RG-1)."""
+    return [packs] * 52 + [2 * packs]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankConfig:
+    """Options of Ранг."""
+
+    players: int = 4
+    """Number of players, 2..10 (one pack up to 4, two packs from 5: RG-1)."""
+
+    @property
+    def packs(self) -> int:
+        """Packs of 54 in play: one for 2–4 players, two for 5–10 (RG-1)."""
+        return 1 if self.players <= 4 else 2
+
+
+class Rank(Game):
+    """Ранг for 2–10 players (one match = one game)."""
+
+    name = "rank"
+    title = "Ранг (Rank)"
+
+    def __init__(self, *, players: int = 4) -> None:
+        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
+            raise ValueError(f"players must be an integer from 2 to 10 (RG-1), not {players!r}")
+        self.config = RankConfig(players=players)
+        self.num_players = players
+        self.num_distinct_actions = NUM_ACTIONS
+        self.packs = self.config.packs
+        self.pack = pack_counts(self.packs)
+        self.deck_size = sum(self.pack)
+
+        self._next_tables: dict[int, tuple[int, ...]] = {}
+
+    def next_table(self, alive: int) -> tuple[int, ...]:
+        """For each seat, the next seat clockwise still in the game (bit set in ``alive``)."""
+        table = self._next_tables.get(alive)
+        if table is None:
+            n = self.num_players
+            out = []
+            for seat in range(n):
+                s = (seat + 1) % n
+                while alive and not (alive >> s) & 1:
+                    s = (s + 1) % n
+                out.append(s)
+            table = self._next_tables[alive] = tuple(out)
+        return table
+
+    # --- naming ----------------------------------------------------------------------
+    def action_name(self, action: int) -> str:
+        return ACTION_NAMES[action]
+
+    def card_name(self, card: int) -> str:
+        return FRENCH_NAMES[card]
+
+    def parse_card(self, text: str) -> int:
+        return parse_french(text)
+
+    def parse_action_name(self, text: str) -> int:
+        """``play 7H``, or just ``7H`` / ``7♥`` / ``JK``; ``draw``; ``pass`` (Russian words too)."""
+        words = text.split()
+        key = " ".join(words).upper()
+        if key in _DRAW_WORDS:
+            return DRAW
+        if key in _PASS_WORDS:
+            return PASS
+        if words and words[0].upper() in ("PLAY", "ХОД", "ИГРАТЬ"):
+            words = words[1:]
+        if len(words) == 1:
+            try:
+                return parse_french(words[0])
+            except ValueError:
+                pass
+        raise IllegalAction(f"{text.strip()!r} is not a move of Ранг: write 'play 7H' (or just 7H), 'play JK', 'draw' or 'pass'")
+
+    # --- dealing ---------------------------------------------------------------------
+    def dealer_of(self, seed: int) -> int:
+        """The dealer drawn from ``seed`` (RG-2); seat ``dealer + 1`` moves first (RG-3)."""
+        return round_rng(seed, 0).randrange(self.num_players)
+
+    def check_deck(self, deck: Sequence[int]) -> list[int]:
+        """``deck`` as a list if it is exactly the RG-1 multiset, else ``ValueError``."""
+        cards = list(deck)
+        what = "one pack of 54 (each card once, JK twice)" if self.packs == 1 else "two packs of 54 (each card twice, JK four times)"
+        bad = [c for c in cards if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < NUM_KINDS]
+        if bad:
+            raise ValueError(f"a Ранг deck holds card ids 0..52 (52 = JK, both jokers), not {bad[:5]}")
+        have = Counter(cards)
+        missing = [FRENCH_NAMES[k] for k in range(NUM_KINDS) for _ in range(self.pack[k] - have[k])]
+        extra = [FRENCH_NAMES[k] for k in range(NUM_KINDS) for _ in range(have[k] - self.pack[k])]
+        if missing or extra:
+            detail = "; ".join(x for x in (
+                f"missing {' '.join(missing[:10])}" if missing else "",
+                f"too many {' '.join(extra[:10])}" if extra else "") if x)
+            raise ValueError(
+                f"a Ранг deck for {self.num_players} players is {what} = {self.deck_size} cards (RG-1); "
+                f"this one has {len(cards)}: {detail}"
+            )
+        return cards
+
+    def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> RankState:
+        if decks is not None and len(decks) > 1:
+            raise ValueError("Ранг is a single game (one round): give at most one deck")
+        rng = round_rng(seed, 0)
+        dealer = rng.randrange(self.num_players)
+        if decks:
+            deck = self.check_deck(decks[0])
+        else:
+            deck = [k for k in range(NUM_KINDS) for _ in range(self.pack[k])]
+            rng.shuffle(deck)
+        return RankState(self, seed, None if decks is None else [list(d) for d in decks], dealer, deck)
+
+
+class RankState(State):
+    """A game of Ранг in progress (the whole match)."""
+
+    __slots__ = (
+        "game", "seed", "decks", "history", "_n", "_dealer", "_stock", "_pos", "_pile", "_packed", "_pres",
+        "_sizes", "_alive", "_nxt", "_finished", "_cur", "_anti", "_anti_by", "_turn", "_mask",
+        "_log", "_undo", "_loser",
+    )
+    game: Rank
+
+    def __init__(self, game: Rank, seed: int, decks: list[list[int]] | None, dealer: int, deck: list[int]) -> None:
+        n = game.num_players
+        self.game = game
+        self.seed = seed
+        self.decks = decks
+        self.history: list[int] = []
+        self._n = n
+        self._dealer = dealer
+        self._packed = [0] * n
+        self._pres = [0] * n
+        self._sizes = [HAND_SIZE] * n
+        for i in range(n):
+            seat = (dealer + 1 + i) % n
+            packed = pres = 0
+            for c in deck[HAND_SIZE * i: HAND_SIZE * (i + 1)]:
+                packed += _ONE[c]
+                pres |= _BIT[c]
+            self._packed[seat] = packed
+            self._pres[seat] = pres
+        up = deck[HAND_SIZE * n]
+        self._pile = [up]
+        self._stock = deck[HAND_SIZE * n + 1:]
+        self._pos = 0
+        self._alive = (1 << n) - 1
+        self._nxt = game.next_table(self._alive)
+        self._finished: list[int] = []
+        self._anti = False
+        self._anti_by = -1
+        self._loser = -1
+        self._log: list[tuple[int, ...]] = [(0, L_START, dealer, up, 0)]
+        self._undo: list[_Snapshot] = []
+        self._cur = 0
+        self._turn = (1, 0)
+        self._mask = 0
+        self._enter((dealer + 1) % n)
+
+    # --- turn machinery ----------------------------------------------------------------
+    def _enter(self, seat: int) -> None:
+        """The turn passes to ``seat`` (RG-3); settle Anti-Rank (RG-8) and the legal moves."""
+        self._cur = seat
+        self._turn = (len(self._pile), len(self.history))
+        top = self._pile[-1]
+        pres = self._pres[seat]
+        if self._anti:
+            if pres & _ANY[top]:
+                self._anti = False
+                self._log.append((len(self.history), L_ANTI_OVER, seat, 0, 0))
+                self._mask = _rg4(pres, top)
+            else:
+                self._mask = pres  # RG-8: any one card, then the turn passes
+            return
+        self._mask = _rg4(pres, top) or self._stuck(seat, top)
+
+    def _stuck(self, seat: int, top: int, declare: bool = True) -> int:
+        """The legal moves of a seat that can play nothing (RG-5, RG-8)."""
+        if self._pos < len(self._stock):
+            return _DRAW_BIT
+        playable = _ANY[top]
+        alive = self._alive
+        pres = self._pres
+        for s in range(self._n):
+            if s != seat and (alive >> s) & 1 and pres[s] & playable:
+                return _PASS_BIT
+        if not declare:
+            return _PASS_BIT
+        self._anti = True
+        self._anti_by = seat
+        self._log.append((len(self.history), L_ANTI, seat, 0, 0))
+        return pres[seat]
+
+    def _hand_emptied(self, p: int) -> None:
+        """``p`` played their last card (RG-6), then the turn passes (RG-7 ends the game)."""
+        move = len(self.history)
+        q = self._nxt[p]
+        stock = self._stock
+        if self._pos >= len(stock):
+            self._out(p, -1)
+        elif self._pres[q] & _ANY[self._pile[-1]]:
+            got = 0
+            while got < 2 and self._pos < len(stock):
+                c = stock[self._pos]
+                self._pos += 1
+                self._packed[p] += _ONE[c]
+                self._pres[p] |= _BIT[c]
+                got += 1
+            self._sizes[p] = got
+            self._log.append((move, L_PULLBACK, p, q, got))
+        else:
+            self._out(p, q)
+        if self._alive & (self._alive - 1):
+            self._enter(q)
+        else:
+            self._end()
+
+    def _out(self, p: int, by: int) -> None:
+        self._alive &= ~(1 << p)
+        self._nxt = self.game.next_table(self._alive)
+        self._finished.append(p)
+        self._log.append((len(self.history), L_OUT, p, len(self._finished), by))
+
+    def _end(self) -> None:
+        loser = self._alive.bit_length() - 1
+        self._loser = loser
+        self._cur = TERMINAL
+        self._mask = 0
+        self._anti = False
+        self._log.append((len(self.history), L_LOSE, loser, 0, 0))
+
+    # --- protocol ----------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self._cur
+
+    def is_terminal(self) -> bool:
+        return self._cur < 0
+
+    def legal_actions(self) -> list[int]:
+        mask = self._mask
+        cached = _LEGAL_CACHE.get(mask)
+        if cached is not None:
+            return list(cached)
+        out = _kinds(mask)
+        if len(_LEGAL_CACHE) < 100_000:
+            _LEGAL_CACHE[mask] = tuple(out)
+        return out
+
+    def apply_action(self, action: int) -> Event:
+        mask = self._mask
+        try:
+            ok = (mask >> action) & 1
+        except (TypeError, ValueError):
+            ok = 0
+        if not ok:
+            reason = self.why_illegal(action) or f"{action!r} is not legal now"
+            raise IllegalAction(reason, _rule_of(reason))
+        cur = self._cur
+        pile = self._pile
+        log = self._log
+        packed = self._packed
+        pres = self._pres
+        sizes = self._sizes
+        anti = self._anti
+        self._undo.append((
+            cur, packed[cur], pres[cur], sizes[cur], self._pos, len(pile), anti, self._anti_by,
+            self._alive, self._turn, mask, len(log),
+        ))
+        history = self.history
+        history.append(action)
+        move = len(history)
+        if action < NUM_KINDS:
+            h = packed[cur] - _ONE[action]
+            packed[cur] = h
+            p = pres[cur]
+            if not (h >> _SHIFT[action]) & 7:
+                p &= _NOTBIT[action]
+                pres[cur] = p
+            size = sizes[cur] - 1
+            sizes[cur] = size
+            pile.append(action)
+            log.append((move, L_PLAY, cur, action, anti))
+            before = len(log)
+            if size == 0:
+                self._hand_emptied(cur)
+            elif anti:
+                self._enter(self._nxt[cur])
+            else:
+                # RG-4 inline: the same player continues against the new top card.
+                if action == JOKER:
+                    m = p
+                else:
+                    m = p & _ADJ[action] or p & _SAME[action] or p & _AK or p & _JKB
+                self._mask = m or self._stuck(cur, action)
+            if len(log) == before:
+                return _new_event(Event, (cur, action, ACTION_NAMES[action], ""))
+            return _new_event(Event, (cur, action, ACTION_NAMES[action], self._note(before)))
+        if action == DRAW:
+            # The stock is not empty, so Anti-Rank is not on (RG-8 needs an empty stock).
+            pos = self._pos
+            c = self._stock[pos]
+            self._pos = pos + 1
+            packed[cur] += _ONE[c]
+            p = pres[cur] | _BIT[c]
+            pres[cur] = p
+            sizes[cur] += 1
+            top = pile[-1]
+            if p & _ANY[top]:
+                log.append((move, L_DRAW, cur, c, 1))
+                self._mask = _BIT[c] if top != JOKER else p
+                return _new_event(Event, (cur, action, "draw", _DRAW_PLAYABLE))
+            log.append((move, L_DRAW, cur, c, 0))
+            q = self._nxt[cur]
+            self._cur = q
+            self._turn = (len(pile), move)
+            p = pres[q]
+            if top == JOKER:
+                m = p
+            else:
+                m = p & _ADJ[top] or p & _SAME[top] or p & _AK or p & _JKB
+            if m:
+                self._mask = m
+                return _new_event(Event, (cur, action, "draw", _DRAW_STUCK))
+            before = len(log)
+            self._mask = self._stuck(q, top)
+            return _new_event(Event, (cur, action, "draw", _DRAW_STUCK + self._note(before, "; ")))
+        log.append((move, L_PASS, cur, 0, 0))
+        before = len(log)
+        self._enter(self._nxt[cur])
+        return _new_event(Event, (cur, action, "pass", self._note(before)))
+
+    def _note(self, start: int, sep: str = "") -> str:
+        parts = []
+        for entry in self._log[start:]:
+            code, seat, a, b = entry[1], entry[2], entry[3], entry[4]
+            if code == L_PULLBACK:
+                parts.append(f"seat {a} can play, so seat {seat} draws {b} and is back in the game (RG-6)")
+            elif code == L_OUT:
+                why = "the stock is empty" if b < 0 else f"seat {b} cannot play"
+                parts.append(f"{why}: seat {seat} is out, {_ordinal(a)} (RG-6)")
+            elif code == L_ANTI:
+                parts.append(f"nobody can play: seat {seat} declares Anti-Rank and plays any card (RG-8)")
+            elif code == L_ANTI_OVER:
+                parts.append(f"seat {seat} can play: Anti-Rank is over (RG-8)")
+            elif code == L_LOSE:
+                parts.append(f"seat {seat} stays in Rank and loses (RG-7)")
+        return (sep if parts else "") + "; ".join(parts)
+
+    def undo_action(self) -> None:
+        if not self._undo:
+            raise IllegalAction("nothing to undo")
+        (cur, packed, pres, size, self._pos, npile, self._anti, self._anti_by, alive,
+         self._turn, self._mask, nlog) = self._undo.pop()
+        if alive != self._alive:
+            self._alive = alive
+            self._nxt = self.game.next_table(alive)
+        nfin = self._n - alive.bit_count()
+        self._cur = cur
+        self._packed[cur] = packed
+        self._pres[cur] = pres
+        self._sizes[cur] = size
+        del self._pile[npile:]
+        del self._finished[nfin:]
+        del self._log[nlog:]
+        self._loser = -1
+        self.history.pop()
+
+    def clone(self) -> RankState:
+        new = RankState.__new__(RankState)
+        new.game = self.game
+        new.seed = self.seed
+        new.decks = self.decks
+        new.history = list(self.history)
+        new._n = self._n
+        new._dealer = self._dealer
+        new._stock = self._stock  # never mutated
+        new._pos = self._pos
+        new._pile = list(self._pile)
+        new._packed = list(self._packed)
+        new._pres = list(self._pres)
+        new._sizes = list(self._sizes)
+        new._alive = self._alive
+        new._nxt = self._nxt
+        new._finished = list(self._finished)
+        new._cur = self._cur
+        new._anti = self._anti
+        new._anti_by = self._anti_by
+        new._turn = self._turn
+        new._mask = self._mask
+        new._log = list(self._log)
+        new._undo = list(self._undo)
+        new._loser = self._loser
+        return new
+
+    # --- reasons -----------------------------------------------------------------------
+    def why_illegal(self, action: int) -> str | None:
+        if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < NUM_ACTIONS:
+            return (f"{action!r} is not a move of Ранг: actions are 0..52 (play a card kind, 52 = JK), "
+                    f"53 (draw) and 54 (pass)")
+        if self._cur < 0:
+            return f"the game is over: seat {self._loser} stayed in Rank (RG-7)"
+        mask = self._mask
+        if (mask >> action) & 1:
+            return None
+        seat = self._cur
+        pres = self._pres[seat]
+        top = self._pile[-1]
+        tname = FRENCH_NAMES[top]
+        plays = mask & ALL_KINDS
+        can = ", ".join(FRENCH_NAMES[k] for k in _kinds(plays))
+        if action < NUM_KINDS:
+            name = FRENCH_NAMES[action]
+            if not pres & _BIT[action]:
+                return f"you do not hold {name}: you can only play a card from your hand (RG-4)"
+            # Held but not allowed: the turn is not in Anti-Rank (where any held card is legal).
+            last = self._log[-1]
+            if last[1] == L_DRAW and last[2] == seat and last[4] and len(self.history) == last[0]:
+                return f"you drew {FRENCH_NAMES[last[3]]} and it can be played: it must be played (RG-5)"
+            r = top % 13
+            if not _ANY[top] & _BIT[action]:
+                stuck = ""
+                if not plays:
+                    stuck = "; you can play nothing, so " + ("draw a card" if mask & _DRAW_BIT else "pass")
+                return (f"{name} does not go on {tname}: it is neither one rank from {_rank_word(r)} "
+                        f"({_neighbours(top)}), nor a {_rank_word(r)}, nor an Ace, King or joker{stuck} "
+                        f"({'RG-4, RG-5' if stuck else 'RG-4'})")
+            if plays & _ADJ[top]:
+                return f"you hold a card one rank from {_rank_word(r)} ({_neighbours(top)}): play that first (RG-4)"
+            if plays & _SAME[top]:
+                return f"you hold a {_rank_word(r)}, the same rank as {tname}: play it before an Ace, King or joker (RG-4)"
+            return "you hold an Ace or a King: play it before a joker (RG-4)"
+        if self._anti:
+            declared_here = self._anti_by == seat and self._anti_move() >= self._turn[1]
+            who = "nobody can play" if declared_here else "you cannot play"
+            return (f"Anti-Rank: {who} on {tname}, so you play any one card of your choice and the turn passes "
+                    f"(RG-8)")
+        if action == DRAW:
+            if plays:
+                return f"you can play ({can}): playing is compulsory, you draw only when you can play nothing (RG-4, RG-5)"
+            return "the stock is empty: you cannot draw, so you pass (RG-5)"
+        if plays:
+            return f"you can play ({can}): playing is compulsory, you may not pass (RG-4)"
+        return "the stock is not empty: a player who can play nothing draws a card; passing is only for an empty stock (RG-5)"
+
+    def _anti_move(self) -> int:
+        for entry in reversed(self._log):
+            if entry[1] == L_ANTI:
+                return entry[0]
+        return -1
+
+    # --- outcome -----------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        out = [0.0] * self._n
+        if self._cur < 0:
+            out[self._loser] = -1.0
+        return out
+
+    def _scores(self) -> list[int]:
+        return [int(x) for x in self.returns()]
+
+    def result(self) -> dict[str, JSON]:
+        """``returns``, ``scores`` (the same as ints), ``loser`` (RG-7), ``order`` (seats in the
+        order they went out, the loser last), ``winner`` (the first seat out) and ``moves``."""
+        done = self._cur < 0
+        return {
+            "returns": self.returns(),
+            "scores": self._scores(),
+            "loser": self._loser if done else None,
+            "order": self._finished + [self._loser] if done else list(self._finished),
+            "winner": self._finished[0] if done else None,
+            "moves": len(self.history),
+        }
+
+    # --- information -------------------------------------------------------------------
+    def view(self, player: int) -> dict[str, JSON]:
+        """What ``player`` may know (RG-9).
+
+        Keys beyond the protocol's: ``players``, ``packs`` (1 or 2 packs of 54), ``dealer``,
+        ``moves`` (actions so far), ``hand`` (own cards, sorted, repeats kept), ``top``,
+        ``pile`` (every card on the pile, bottom first: the turned-up card then every
+        play), ``stock`` (cards left), ``hand_sizes``, ``in_game`` (seats still playing),
+        ``finished`` (seats out, in order), ``turn`` (``seat``, ``plays`` = the chain of
+        cards played so far this turn, ``drew`` = draws this turn), ``pull_back`` (the
+        RG-6 decision taken when the current turn began, or null), ``anti_rank``
+        (``active``, ``declared_by``), ``loser`` and ``log`` (the public log; a draw
+        shows its card only in the drawer's own view).
+        """
+        done = self._cur < 0
+        scores = self._scores()
+        log = [_log_entry(e, player) for e in self._log]
+        pull = None
+        for e in reversed(self._log):
+            if e[0] < self._turn[1]:
+                break
+            if not done and e[0] == self._turn[1] and (e[1] == L_PULLBACK or (e[1] == L_OUT and e[4] >= 0)):
+                pull = _log_entry(e, player)
+                break
+        pile = self._pile
+        return {
+            "game": self.game.name,
+            "player": player,
+            "current_player": self._cur,
+            "round": 1,
+            "scores": scores,
+            "round_scores": [scores] if done else [],
+            "players": self._n,
+            "packs": self.game.packs,
+            "dealer": self._dealer,
+            "moves": len(self.history),
+            "hand": self._hand_names(player),
+            "top": FRENCH_NAMES[pile[-1]],
+            "pile": [FRENCH_NAMES[c] for c in pile],
+            "stock": len(self._stock) - self._pos,
+            "hand_sizes": list(self._sizes),
+            "in_game": [s for s in range(self._n) if (self._alive >> s) & 1],
+            "finished": list(self._finished),
+            "turn": None if done else {
+                "seat": self._cur,
+                "plays": [FRENCH_NAMES[c] for c in pile[self._turn[0]:]],
+                "drew": sum(1 for e in self._log if e[1] == L_DRAW and e[0] > self._turn[1]),
+            },
+            "pull_back": pull,
+            "anti_rank": {"active": self._anti, "declared_by": self._anti_by if self._anti else None},
+            "loser": self._loser if done else None,
+            "log": log,
+        }
+
+    def _hand_names(self, seat: int) -> list[str]:
+        return [FRENCH_NAMES[c] for c in _sorted_cards(self._hand_list(seat))]
+
+    def _hand_list(self, seat: int) -> list[int]:
+        packed = self._packed[seat]
+        out = []
+        for k in _kinds(self._pres[seat]):
+            out.extend([k] * ((packed >> _SHIFT[k]) & 7))
+        return out
+
+    def resample(self, player: int, rng: random.Random) -> RankState:
+        """Others' hands and the stock redrawn from the cards ``player`` has not seen.
+
+        The unseen pool is the full deck minus ``player``'s hand minus the pile, taken in
+        sorted order, shuffled with ``rng`` and dealt to the other seats by their hand
+        sizes (seat order), the rest becoming the stock.  Inferences from RG-4's
+        compulsion (a seat that drew or passed held nothing playable then) are ignored.
+        The draws of other seats lose their card in the log.  If the seat to move is
+        not ``player``, its moves are recomputed from its new hand without a new
+        Anti-Rank declaration.
+        """
+        new = self.clone()
+        new.seed = rng.getrandbits(63)
+        new.decks = None
+        new._undo = []
+        counts = list(self.game.pack)
+        for c in self._pile:
+            counts[c] -= 1
+        for c in self._hand_list(player):
+            counts[c] -= 1
+        pool = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
+        rng.shuffle(pool)
+        i = 0
+        for s in range(self._n):
+            if s == player:
+                continue
+            packed = pres = 0
+            for c in pool[i:i + self._sizes[s]]:
+                packed += _ONE[c]
+                pres |= _BIT[c]
+            i += self._sizes[s]
+            new._packed[s] = packed
+            new._pres[s] = pres
+        new._stock = pool[i:]
+        new._pos = 0
+        new._log = [e if e[1] != L_DRAW or e[2] == player else (e[0], L_DRAW, e[2], -1, e[4]) for e in self._log]
+        cur = self._cur
+        if cur >= 0 and cur != player:
+            top = self._pile[-1]
+            pres_cur = new._pres[cur]
+            if self._anti:
+                new._mask = pres_cur
+            else:
+                new._mask = _rg4(pres_cur, top) or new._stuck(cur, top, declare=False)
+        return new
+
+    def __str__(self) -> str:
+        n = self._n
+        lines = [
+            f"Ранг players={n} packs={self.game.packs} seed={self.seed} dealer={self._dealer} "
+            f"{'explicit deck' if self.decks else 'seeded'}",
+            f"moves={len(self.history)} history={' '.join(str(a) for a in self.history)}",
+        ]
+        if self._cur < 0:
+            lines.append(f"terminal: seat {self._loser} stays in Rank; out in order {self._finished}")
+        else:
+            lines.append(f"to move: seat {self._cur} (turn began at pile {self._turn[0]}, move {self._turn[1]}) "
+                         f"anti-rank={'seat %d' % self._anti_by if self._anti else 'no'}")
+        lines.append("pile: " + " ".join(FRENCH_NAMES[c] for c in self._pile))
+        stock = self._stock[self._pos:]
+        lines.append(f"stock ({len(stock)}, top first): " + " ".join(FRENCH_NAMES[c] for c in stock))
+        for s in range(n):
+            status = "in" if (self._alive >> s) & 1 else f"out {self._finished.index(s) + 1}"
+            lines.append(f"seat {s} [{status}] ({self._sizes[s]}): " + " ".join(FRENCH_NAMES[c] for c in self._hand_list(s)))
+        lines.append("log: " + " ".join(f"{e[0]}:{_LOG_WORDS[e[1]]}/{e[2]}/{e[3]}/{int(e[4])}" for e in self._log))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<RankState players={self._n} seed={self.seed} moves={len(self.history)}>"
+
+
+_PUBLIC_JSON: dict[tuple[int, ...], dict[str, JSON]] = {}
+"""Public JSON of log entries, cached (entries recur across views); copied on output."""
+
+
+def _log_entry(e: tuple[int, ...], viewer: int) -> dict[str, JSON]:
+    """A log entry as the JSON ``viewer`` sees: a draw shows its card to the drawer only."""
+    public = _PUBLIC_JSON.get(e)
+    if public is None:
+        move, code, seat, a, b = e
+        public = {"move": move, "event": _LOG_WORDS[code], "seat": seat}
+        if code in (L_START, L_PLAY):
+            public["card"] = FRENCH_NAMES[a]
+            if code == L_PLAY:
+                public["anti_rank"] = bool(b)
+        elif code == L_DRAW:
+            public["played"] = bool(b)
+        elif code == L_PULLBACK:
+            public["by"] = a
+            public["cards"] = b
+        elif code == L_OUT:
+            public["place"] = a
+            public["by"] = b if b >= 0 else None
+        if len(_PUBLIC_JSON) > 200_000:
+            _PUBLIC_JSON.clear()
+        _PUBLIC_JSON[e] = public
+    out = dict(public)
+    if e[1] == L_DRAW and e[2] == viewer and e[3] >= 0:
+        out["card"] = FRENCH_NAMES[e[3]]
+    return out
+
+
+def _sorted_cards(cards: list[int]) -> list[int]:
+    """Cards by rank (2 … A) then suit, jokers last."""
+    return sorted(cards, key=lambda c: (c % 13 if c != JOKER else 13, c // 13 if c != JOKER else 0))
+
+
+def _rule_of(reason: str) -> str | None:
+    for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
+        if word.startswith("RG-"):
+            return word.rstrip(".;:")
+    return None

@@ -1,0 +1,74 @@
+"""Play in the browser: the cardtable match server (FastAPI + uvicorn + SQLAlchemy).
+
+``cardtable serve`` calls :func:`run`; tests and embedders use
+:func:`cardtable.server.app.create_app`.  The protocol is documented in
+``docs/server-protocol.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def data_home() -> Path:
+    """``$CARDTABLE_HOME`` or ``~/.local/share/cardtable``."""
+    env = os.environ.get("CARDTABLE_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".local" / "share" / "cardtable"
+
+
+def default_db_url() -> str:
+    """The default database: an SQLite file ``cardtable.db`` in :func:`data_home`."""
+    return f"sqlite:///{data_home() / 'cardtable.db'}"
+
+
+def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None, *,
+        ai_delay: float = 0.4, log_level: str = "warning") -> None:
+    """Serve until interrupted; prints the address (``port`` 0 picks a free one)."""
+    import uvicorn
+
+    from cardtable.server.app import create_app
+    from cardtable.server.store import normalise_url
+
+    url = db_url or default_db_url()
+    app = create_app(url, ai_delay=ai_delay)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    actual = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    safe_db = normalise_url(url)
+    if "@" in safe_db:  # hide a password in a PostgreSQL URL
+        scheme, rest = safe_db.split("://", 1)
+        safe_db = f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
+    print(f"cardtable server on http://{shown}:{actual}/  (database: {safe_db})", flush=True)
+    config = uvicorn.Config(app, log_level=log_level, ws_max_size=65536, ws_ping_interval=20.0,
+                            ws_ping_timeout=20.0, lifespan="on")
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m cardtable.server [--host H] [--port P] [--db URL] [--ai-delay S]``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m cardtable.server", description=main.__doc__)
+    parser.add_argument("--host", default=DEFAULT_HOST)
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT)
+    parser.add_argument("--db", default=None, help="database URL (default: SQLite under $CARDTABLE_HOME)")
+    parser.add_argument("--ai-delay", type=float, default=0.4, help="seconds an AI waits before moving")
+    parser.add_argument("--log-level", default="warning")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    run(args.host, args.port, args.db, ai_delay=args.ai_delay, log_level=args.log_level)
+
+
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "main", "run"]

@@ -1,0 +1,3 @@
+from cardtable.server import main
+
+main()

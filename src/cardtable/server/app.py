@@ -1,0 +1,542 @@
+"""The FastAPI application: REST endpoints and the ``/ws`` live-play socket.
+
+See ``docs/server-protocol.md`` for the protocol.  :func:`create_app` builds
+the app for a database URL; the store is opened when the app starts
+(lifespan) and closed when it stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import JSONResponse, Response
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from cardtable import records
+from cardtable.agents import agent_names
+from cardtable.protocol import JSON
+from cardtable.registry import game_names, load_game
+from cardtable.server.room import (
+    PROTOCOL_VERSION,
+    Connection,
+    ProtocolError,
+    Room,
+    Rooms,
+    Settings,
+    default_agent,
+    hash_token,
+    new_token,
+)
+from cardtable.server.store import MatchRow, SeatRow, Store
+from cardtable.server.views import dumps
+
+log = logging.getLogger("cardtable.server")
+
+MAX_BODY = 16384
+
+
+def create_app(
+    db_url: str,
+    *,
+    ai_delay: float = 0.0,
+    takeover_grace: float = 30.0,
+    sqlite_synchronous: str = "NORMAL",
+    rate_per_second: float = 50.0,
+    settings: Settings | None = None,
+) -> FastAPI:
+    """The server app storing its matches at ``db_url`` (SQLite file URL or path,
+    or ``postgresql://…``)."""
+    cfg = settings or Settings(ai_delay=ai_delay, takeover_grace=takeover_grace, rate_per_second=rate_per_second,
+                               rate_burst=max(200.0, 4 * rate_per_second))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url, sqlite_synchronous=sqlite_synchronous)
+        app.state.store = store
+        app.state.rooms = Rooms(store, cfg)
+        try:
+            yield
+        finally:
+            await store.close()
+
+    app = FastAPI(title="cardtable", version=str(PROTOCOL_VERSION), lifespan=lifespan,
+                  docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
+    app.state.settings = cfg
+
+    def rooms_of(request: Request | WebSocket) -> Rooms:
+        r: Rooms = request.app.state.rooms
+        return r
+
+    @app.exception_handler(ProtocolError)
+    async def _protocol_error(_request: Request, err: ProtocolError) -> JSONResponse:
+        return JSONResponse(error_body(err), status_code=err.status)
+
+    # --- REST -----------------------------------------------------------------
+    @app.get("/api/health")
+    async def health(request: Request) -> dict[str, JSON]:
+        store: Store = request.app.state.store
+        return {"ok": True, "protocol": PROTOCOL_VERSION, "db": store.backend,
+                "matches_in_memory": len(rooms_of(request).rooms)}
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, JSON]]:
+        out: list[dict[str, JSON]] = []
+        for name in game_names():
+            try:
+                game = load_game(name)
+            except Exception:  # noqa: BLE001 - a game module still missing
+                continue
+            out.append({
+                "name": name,
+                "title": game.title,
+                "num_players": game.num_players,
+                "options": game.config_dict(),
+                "agents": list(agent_names(name)),
+                "default_agent": default_agent(name),
+            })
+        return out
+
+    @app.post("/api/matches", status_code=201)
+    async def create_match(request: Request) -> JSONResponse:
+        body = await json_body(request)
+        room, host_token, tokens = await new_match(rooms_of(request), body)
+        base = str(request.base_url).rstrip("/")
+        seats: list[dict[str, JSON]] = []
+        for s in room.seats:
+            entry: dict[str, JSON] = {"seat": s.row.seat, "kind": s.row.kind, "name": s.row.name}
+            token = tokens.get(s.row.seat)
+            if token is not None:
+                entry["token"] = token
+                entry["invite"] = f"{base}/play/{room.id}#token={token}"
+            else:
+                entry["agent"] = s.row.agent
+            seats.append(entry)
+        return JSONResponse({"match": room.id, "host_token": host_token, "seats": seats, "info": room.info()},
+                            status_code=201)
+
+    @app.get("/api/matches")
+    async def list_matches(request: Request, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        if status not in (None, "active", "finished"):
+            raise ProtocolError("bad_message", "status must be active or finished")
+        store: Store = request.app.state.store
+        return await store.list_matches(status=status, limit=max(1, min(limit, 200)))
+
+    @app.get("/api/matches/{match_id}")
+    async def match_info(request: Request, match_id: str) -> dict[str, JSON]:
+        return (await rooms_of(request).get(match_id)).info()
+
+    @app.get("/api/matches/{match_id}/state")
+    async def match_state(request: Request, match_id: str) -> Response:
+        room = await rooms_of(request).get(match_id)
+        key = room.authenticate(bearer(request))
+        return Response(room.state_message(key), media_type="application/json")
+
+    @app.post("/api/matches/{match_id}/moves")
+    async def post_move(request: Request, match_id: str) -> Response:
+        room = await rooms_of(request).get(match_id)
+        key = room.authenticate(bearer(request))
+        body = await json_body(request)
+        await room.move(key, body.get("seq"), body.get("move"), body.get("action"))
+        return Response(room.state_message(key), media_type="application/json")
+
+    @app.post("/api/matches/{match_id}/hint")
+    async def post_hint(request: Request, match_id: str) -> dict[str, JSON]:
+        room = await rooms_of(request).get(match_id)
+        key = room.authenticate(bearer(request))
+        body = await json_body(request, allow_empty=True)
+        agent = body.get("agent")
+        if agent is not None and not isinstance(agent, str):
+            raise ProtocolError("bad_message", "'agent' must be an agent name")
+        return await room.hint(key, agent)
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/ai")
+    async def seat_to_ai(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
+        room = await rooms_of(request).get(match_id)
+        token = bearer(request)
+        body = await json_body(request, allow_empty=True)
+        agent = body.get("agent")
+        if agent is not None and not isinstance(agent, str):
+            raise ProtocolError("bad_message", "'agent' must be an agent name")
+        if room.is_host(token):
+            await room.set_ai(seat, agent, by=None, host=True)
+        else:
+            if token is None:
+                raise ProtocolError("auth_required", "send the host token or a seat token", status=401)
+            await room.set_ai(seat, agent, by=room.authenticate(token), host=False)
+        return {"seats": room.seats_info()}
+
+    @app.post("/api/matches/{match_id}/seats/{seat}/human")
+    async def seat_to_human(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
+        room = await rooms_of(request).get(match_id)
+        token = bearer(request)
+        if token is None:
+            raise ProtocolError("auth_required", "send the seat's token", status=401)
+        key = room.authenticate(token)
+        if key != seat:
+            raise ProtocolError("not_your_seat", "only the seat's own player can take it back", status=403)
+        await room.reclaim(key)
+        return {"seats": room.seats_info()}
+
+    @app.get("/api/matches/{match_id}/replay")
+    async def get_replay(request: Request, match_id: str) -> Response:
+        room = await rooms_of(request).get(match_id)
+        key = room.authenticate(bearer(request))
+        return Response(await replay_message(room, key, None), media_type="application/json")
+
+    @app.get("/api/matches/{match_id}/record")
+    async def get_record(request: Request, match_id: str) -> JSONResponse:
+        room = await rooms_of(request).get(match_id)
+        token = bearer(request)
+        if not room.is_host(token):
+            if token is None:
+                raise ProtocolError("auth_required", "records are for the match's players: send a seat token",
+                                    status=401)
+            room.authenticate(token)
+        if not room.finished:
+            raise ProtocolError("not_finished", "a record is exported once the match is over", status=409)
+        record = records.record_of(room.state, players=[s.row.name for s in room.seats])
+        return JSONResponse(record)
+
+    # --- live play ------------------------------------------------------------
+    @app.websocket("/ws")
+    async def websocket(ws: WebSocket) -> None:
+        await ws.accept()
+        conn = Connection(cfg.outbox_limit)
+        sender = asyncio.get_running_loop().create_task(_sender(ws, conn))
+        rooms = rooms_of(ws)
+        bucket = _Bucket(cfg.rate_per_second, cfg.rate_burst)
+        try:
+            await _session(ws, conn, rooms, cfg, bucket)
+        except WebSocketDisconnect:
+            pass
+        except Exception:  # noqa: BLE001 - never let one client take the server down
+            log.exception("websocket session failed")
+        finally:
+            room = conn.room
+            if room is not None:
+                room.detach(conn)
+                rooms.maybe_evict(room)
+            conn.close()
+            try:
+                await asyncio.wait_for(sender, 5)
+            except (asyncio.TimeoutError, Exception):  # noqa: BLE001
+                sender.cancel()
+
+    return app
+
+
+# --- helpers --------------------------------------------------------------------
+def error_body(err: ProtocolError) -> dict[str, JSON]:
+    body: dict[str, JSON] = {"type": "error", "code": err.code, "message": err.message}
+    if err.rule is not None:
+        body["rule"] = err.rule
+    return body
+
+
+def bearer(request: Request) -> str | None:
+    header = request.headers.get("authorization")
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProtocolError("auth_failed", "use 'Authorization: Bearer <token>'", status=401)
+    return token.strip()
+
+
+async def json_body(request: Request, *, allow_empty: bool = False) -> dict[str, Any]:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise ProtocolError("too_large", f"the body is larger than {MAX_BODY} bytes", status=413)
+    if not raw.strip():
+        if allow_empty:
+            return {}
+        raise ProtocolError("bad_json", "the request needs a JSON object body")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "the body must be a JSON object")
+    return data
+
+
+def _clean_name(value: Any, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", "a name must be a string")
+    name = " ".join(value.split())[:40]
+    return name or default
+
+
+async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict[int, str]]:
+    """Create and store a match from a request body (see the protocol doc)."""
+    game_name = body.get("game")
+    if not isinstance(game_name, str) or game_name not in game_names():
+        raise ProtocolError("bad_game", f"'game' must be one of: {', '.join(game_names())}")
+    config = body.get("config") or {}
+    if not isinstance(config, dict) or not all(isinstance(v, (int, str, bool, float)) for v in config.values()):
+        raise ProtocolError("bad_config", "'config' must be an object of game options")
+    try:
+        game = load_game(game_name, **config)
+    except ValueError as err:
+        raise ProtocolError("bad_config", str(err)) from None
+    seats_spec = body.get("seats")
+    if seats_spec is None:
+        seats_spec = [{"kind": "human"} for _ in range(game.num_players)]
+    if not isinstance(seats_spec, list) or len(seats_spec) != game.num_players:
+        raise ProtocolError("bad_seats", f"'seats' must list {game.num_players} seats")
+    known_agents = agent_names(game_name)
+    seats: list[SeatRow] = []
+    tokens: dict[int, str] = {}
+    for i, spec in enumerate(seats_spec):
+        if not isinstance(spec, dict):
+            raise ProtocolError("bad_seats", f"seat {i} must be an object such as {{\"kind\": \"human\"}}")
+        kind = spec.get("kind", "human")
+        if kind == "human":
+            token = new_token()
+            tokens[i] = token
+            seats.append(SeatRow(seat=i, kind="human", name=_clean_name(spec.get("name"), f"seat {i}"),
+                                 agent=None, token_hash=hash_token(token), claimed=False))
+        elif kind == "ai":
+            agent = spec.get("agent") or default_agent(game_name)
+            if agent not in known_agents:
+                raise ProtocolError("bad_agent", f"seat {i}: unknown agent {agent!r}; choose from: "
+                                    f"{', '.join(known_agents)}")
+            seats.append(SeatRow(seat=i, kind="ai", name=_clean_name(spec.get("name"), str(agent)),
+                                 agent=str(agent), token_hash=None, claimed=True))
+        else:
+            raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
+    seed = body.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62):
+        raise ProtocolError("bad_message", "'seed' must be a non-negative integer")
+    options: dict[str, Any] = {}
+    for flag, default in (("hints", any(s.kind == "ai" for s in seats)), ("spectators", True), ("listed", False)):
+        value = body.get(flag, default)
+        if not isinstance(value, bool):
+            raise ProtocolError("bad_message", f"'{flag}' must be true or false")
+        options[flag] = value
+    options["fixed_seed"] = seed is not None
+    host_token = new_token()
+    now = time.time()
+    row = MatchRow(
+        id=secrets.token_urlsafe(9),
+        game=game_name,
+        config=game.config_dict(),
+        seed=secrets.randbits(62) if seed is None else seed,
+        options=options,
+        host_hash=hash_token(host_token),
+        status="active",
+        result=None,
+        created=now,
+        updated=now,
+        seats=seats,
+    )
+    room = Room(row, rooms.store, rooms.settings)
+    try:
+        await rooms.store.create_match(row)
+    except Exception as err:  # noqa: BLE001
+        log.exception("creating a match failed")
+        raise ProtocolError("storage", f"the match could not be stored ({type(err).__name__})", status=503) from None
+    rooms.add(room)
+    room.schedule_ai()
+    return room, host_token, tokens
+
+
+async def replay_message(room: Room, key: int | None, req_id: JSON) -> str:
+    steps = await asyncio.to_thread(room.replay_steps, key)
+    msg: dict[str, JSON] = {"type": "replay", "seq": room.seq, "you": key, "status": room.status(),
+                            "steps": steps, "result": room.result_for(key)}
+    if req_id is not None:
+        msg["id"] = req_id
+    return dumps(msg)
+
+
+class _Bucket:
+    """Token-bucket rate limit for one connection."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+async def _sender(ws: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None:
+                break
+            await ws.send_text(text)
+    except Exception:  # noqa: BLE001 - the peer went away
+        pass
+    finally:
+        conn.closed = True
+        if ws.application_state == WebSocketState.CONNECTED:
+            try:
+                await ws.close(code=1013 if conn.overflowed else 1000)
+            except Exception:  # noqa: BLE001
+                pass
+
+
+def _plain_error(code: str, message: str, req_id: JSON = None, seq: int | None = None) -> str:
+    msg: dict[str, JSON] = {"type": "error", "seq": seq, "code": code, "message": message}
+    if req_id is not None:
+        msg["id"] = req_id
+    return dumps(msg)
+
+
+async def _receive(ws: WebSocket, timeout: float | None) -> str | bytes | None:
+    if timeout is None:
+        message = await ws.receive()
+    else:
+        message = await asyncio.wait_for(ws.receive(), timeout)
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text: str | None = message.get("text")
+    if text is not None:
+        return text
+    data: bytes | None = message.get("bytes")
+    return data
+
+
+def _parse(raw: str | bytes | None, limit: int) -> dict[str, Any]:
+    if not isinstance(raw, str):
+        raise ProtocolError("bad_message", "send JSON text frames, not binary")
+    if len(raw) > limit:
+        raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object with a 'type'")
+    if not isinstance(data.get("type"), str):
+        raise ProtocolError("bad_message", "a message needs a 'type' string")
+    req_id = data.get("id")
+    if req_id is not None and not (isinstance(req_id, (int, str)) and not isinstance(req_id, bool)
+                                   and len(str(req_id)) <= 64):
+        raise ProtocolError("bad_message", "'id' must be a short string or an integer")
+    return data
+
+
+CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim")
+
+
+async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings, bucket: _Bucket) -> None:
+    # 1. hello
+    room: Room | None = None
+    while room is None:
+        try:
+            raw = await _receive(ws, cfg.hello_timeout)
+        except asyncio.TimeoutError:
+            conn.send(_plain_error("hello_timeout", f"send 'hello' within {cfg.hello_timeout:.0f} s"))
+            return
+        req_id: JSON = None
+        try:
+            data = _parse(raw, cfg.max_message_bytes)
+            req_id = data.get("id")
+            if data["type"] != "hello":
+                raise ProtocolError("not_joined", "send 'hello' first: {\"type\": \"hello\", \"v\": 1, "
+                                    "\"match\": …, \"token\": …}")
+            version = data.get("v")
+            if version != PROTOCOL_VERSION:
+                raise ProtocolError("unsupported_version",
+                                    f"this server speaks protocol version {PROTOCOL_VERSION}, not {version!r}")
+            token = data.get("token")
+            if token is not None and (not isinstance(token, str) or len(token) > 200):
+                raise ProtocolError("bad_message", "'token' must be a seat token string")
+            name = data.get("name")
+            if name is not None and not isinstance(name, str):
+                raise ProtocolError("bad_message", "'name' must be a string")
+            match_id = data.get("match")
+            if not isinstance(match_id, str):
+                raise ProtocolError("bad_message", "'match' must be a match id")
+            candidate = await rooms.get(match_id)
+            key = candidate.authenticate(token)
+            await candidate.attach(conn, key, _clean_name(name, "") or None)
+            room = candidate
+        except ProtocolError as err:
+            conn.send(_plain_error(err.code, err.message, req_id))
+            if err.code in ("unsupported_version", "no_such_match", "auth_failed", "spectators_disallowed",
+                            "corrupt"):
+                return
+    # 2. the session
+    while not conn.closed:
+        raw = await _receive(ws, None)
+        key = conn.key
+        req_id = None
+        try:
+            if not bucket.take():
+                raise ProtocolError("rate_limited", "too many messages: slow down")
+            data = _parse(raw, cfg.max_message_bytes)
+            req_id = data.get("id")
+            await _dispatch(room, conn, key, data, req_id)
+        except ProtocolError as err:
+            conn.send(room.error_message(key, err, req_id))
+        except Exception:  # noqa: BLE001
+            log.exception("match %s: handling a message failed", room.id)
+            conn.send(room.error_message(key, ProtocolError("internal", "the server could not handle this message"),
+                                         req_id))
+
+
+async def _dispatch(room: Room, conn: Connection, key: int | None, data: dict[str, Any], req_id: JSON) -> None:
+    kind = data["type"]
+    if kind == "move":
+        await room.move(key, data.get("seq"), data.get("move"), data.get("action"), conn, req_id)
+    elif kind == "sync":
+        conn.send(room.state_message(key))
+    elif kind == "ping":
+        pong: dict[str, JSON] = {"type": "pong", "seq": room.seq}
+        if req_id is not None:
+            pong["id"] = req_id
+        conn.send(dumps(pong))
+    elif kind == "hint":
+        agent = data.get("agent")
+        if agent is not None and not isinstance(agent, str):
+            raise ProtocolError("bad_message", "'agent' must be an agent name")
+        hint = await room.hint(key, agent)
+        if req_id is not None:
+            hint["id"] = req_id
+        conn.send(dumps(hint))
+    elif kind == "replay":
+        conn.send(await replay_message(room, key, req_id))
+    elif kind == "leave":
+        if key is None:
+            raise ProtocolError("not_a_player", "spectators have no seat to leave", status=403)
+        agent = data.get("agent")
+        if agent is not None and not isinstance(agent, str):
+            raise ProtocolError("bad_message", "'agent' must be an agent name")
+        await room.set_ai(key, agent, by=key, host=False)
+    elif kind == "takeover":
+        seat = data.get("seat")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ProtocolError("bad_message", "'seat' must be a seat number")
+        agent = data.get("agent")
+        if agent is not None and not isinstance(agent, str):
+            raise ProtocolError("bad_message", "'agent' must be an agent name")
+        await room.set_ai(seat, agent, by=key, host=False)
+    elif kind == "reclaim":
+        await room.reclaim(key)
+    elif kind == "hello":
+        raise ProtocolError("already_joined", "this connection has already joined a match")
+    else:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}; known: {', '.join(CLIENT_TYPES)}")

@@ -1,0 +1,664 @@
+"""Matches in memory: the authoritative state, its seats and connections.
+
+A :class:`Room` owns one match.  Everything that changes it runs under the
+room's ``asyncio.Lock`` (one message at a time per match, like boardgame.io's
+per-match queue), in this order for a move:
+
+1. who is asking (a seat, never a spectator), whose turn, the ``seq`` rule,
+   legality — any failure is a :class:`ProtocolError` and changes nothing;
+2. the move is appended to the event store and committed;
+3. only then is it applied to the in-memory state and sent to everyone,
+   each recipient getting its own projection (:mod:`cardtable.server.views`).
+
+Outbound messages go through a bounded per-connection queue; a client that
+does not read is disconnected (it resynchronises on reconnect) rather than
+slowing the match down.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.agents import Agent, Observation, agent_names, make_agent
+from cardtable.protocol import JSON, Game, IllegalAction, State
+from cardtable.registry import load_game
+from cardtable.server.store import MatchRow, SeatRow, Store
+from cardtable.server.views import (
+    Key,
+    card_names,
+    dumps,
+    has_card_token,
+    redact,
+    redact_json,
+    redact_tokens,
+    view_for,
+)
+
+log = logging.getLogger("cardtable.server")
+
+PROTOCOL_VERSION = 1
+
+
+class ProtocolError(Exception):
+    """A refused request: ``code`` is the typed reason, ``message`` says why."""
+
+    def __init__(self, code: str, message: str, *, rule: str | None = None, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def default_agent(game_name: str) -> str:
+    names = agent_names(game_name)
+    return "heuristic" if "heuristic" in names else names[0]
+
+
+@dataclass
+class Settings:
+    ai_delay: float = 0.0
+    """Seconds an AI seat waits before moving (lets people follow AI-only turns)."""
+    takeover_grace: float = 30.0
+    """Seconds a seat's player must be gone before another player may hand it to an AI."""
+    max_message_bytes: int = 8192
+    outbox_limit: int = 256
+    """Messages queued for one connection before it is dropped as too slow."""
+    rate_per_second: float = 50.0
+    """Messages per second one connection may send on average (flood control)."""
+    rate_burst: float = 200.0
+    hello_timeout: float = 10.0
+
+
+class Connection:
+    """One client connection; messages are queued and sent by the transport."""
+
+    def __init__(self, limit: int) -> None:
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.limit = limit
+        self.key: Key = None
+        self.room: Room | None = None
+        self.closed = False
+        self.overflowed = False
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() >= self.limit:
+            self.overflowed = True
+            self.close()
+            return
+        self.queue.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class SeatState:
+    row: SeatRow
+    connections: set[Connection] = field(default_factory=set)
+    gone_since: float = field(default_factory=time.monotonic)
+    agent: Agent | None = None
+
+
+@dataclass
+class LogLine:
+    seq: int
+    seat: int
+    text: str
+    note: str
+    per_key: dict[Key, tuple[str, str]] | None = None
+    """Redacted (text, note) per recipient, when the raw ones name a card."""
+
+    def for_key(self, key: Key) -> dict[str, JSON]:
+        text, note = (self.text, self.note) if self.per_key is None else self.per_key[key]
+        return {"seq": self.seq, "seat": self.seat, "move": text, "note": note}
+
+
+class Room:
+    """One match in memory (see the module doc for the move pipeline)."""
+
+    def __init__(self, row: MatchRow, store: Store, settings: Settings) -> None:
+        self.row = row
+        self.id = row.id
+        self.store = store
+        self.settings = settings
+        self.game: Game = load_game(row.game, **row.config)
+        self.cards = card_names(self.game)
+        self.state: State = self.game.new_state(seed=row.seed)
+        self.seats = [SeatState(s) for s in row.seats]
+        self.spectators: set[Connection] = set()
+        self.lock = asyncio.Lock()
+        self.log: list[LogLine] = []
+        self.keys: list[Key] = [*range(self.game.num_players), None]
+        self._views: dict[Key, tuple[dict[str, JSON], str]] = {}
+        self._ai_task: asyncio.Task[None] | None = None
+        self._finish_task: asyncio.Task[None] | None = None
+        self.broken: str | None = None
+        for seq, seat, action in row.moves:
+            if seq != len(self.state.history) + 1:
+                raise ValueError(f"match {row.id}: stored move {seq} is out of order")
+            before = self._before_texts(self.state.action_to_string(action))
+            event = self.state.apply_action(action)
+            self._views = {}
+            self.log.append(self._log_line(seq, event.player, event.text, event.note, before))
+        self._views = {}
+
+    # --- projections ---------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return len(self.state.history)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def view(self, key: Key) -> tuple[dict[str, JSON], str]:
+        """The view of ``key`` at the current seq, and its JSON text (cached)."""
+        cached = self._views.get(key)
+        if cached is None:
+            if key is None:
+                v = view_for(self.state, None, lambda s: self.view(s)[0])
+            else:
+                v = self.state.view(key)
+            cached = (v, dumps(v))
+            self._views[key] = cached
+        return cached
+
+    def _before_texts(self, text: str) -> dict[Key, str]:
+        """View texts of the state before a move: the cached ones, plus every
+        seat's when the move's text names a card (needed to redact it)."""
+        before = {k: v[1] for k, v in self._views.items()}
+        if has_card_token(text, self.cards):
+            for s in range(self.game.num_players):
+                if s not in before:
+                    before[s] = self.view(s)[1]
+        return before
+
+    def _log_line(self, seq: int, seat: int, text: str, note: str, before: dict[Key, str]) -> LogLine:
+        """A log line with its text and note redacted per recipient: a card may be
+        named to a seat that sees it before or after the move, and to spectators
+        if every seat sees it before, or every seat after (public knowledge)."""
+        line = LogLine(seq, seat, text, note)
+        if not (has_card_token(text, self.cards) or has_card_token(note, self.cards)):
+            return line
+        seats = range(self.game.num_players)
+        after = {s: self.view(s)[1] for s in seats}
+        line.per_key = {}
+        for s in seats:
+            seen = (before.get(s, ""), after[s])
+            line.per_key[s] = (redact(text, self.cards, seen), redact(note, self.cards, seen))
+        befores = [before.get(s) for s in seats]
+
+        def public(raw: str) -> str:
+            def visible(tok: str) -> bool:
+                quoted = f'"{tok}"'
+                if all(quoted in after[s] for s in seats):
+                    return True
+                return all(b is not None and quoted in b for b in befores)
+
+            return redact_tokens(raw, self.cards, visible)
+
+        line.per_key[None] = (public(text), public(note))
+        return line
+
+    def redact_for(self, key: Key, text: str) -> str:
+        return redact(text, self.cards, (self.view(key)[1],))
+
+    def legal_for(self, key: Key) -> list[dict[str, JSON]]:
+        if key is None or self.finished or self.state.current_player() != key:
+            return []
+        return [{"action": a, "move": self.state.action_to_string(a)} for a in self.state.legal_actions()]
+
+    def status(self) -> str:
+        return "finished" if self.finished else "active"
+
+    def result_for(self, key: Key) -> JSON:
+        if not self.finished:
+            return None
+        return redact_json(self.state.result(), self.cards, (self.view(key)[1],))
+
+    def seats_info(self) -> list[dict[str, JSON]]:
+        return [
+            {
+                "seat": s.row.seat,
+                "name": s.row.name,
+                "kind": s.row.kind,
+                "agent": s.row.agent,
+                "claimed": s.row.claimed,
+                "connected": bool(s.connections),
+            }
+            for s in self.seats
+        ]
+
+    def info(self) -> dict[str, JSON]:
+        """Public facts about the match (no seed, no tokens)."""
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "title": self.game.title,
+            "config": self.game.config_dict(),
+            "num_players": self.game.num_players,
+            "seats": self.seats_info(),
+            "status": self.status(),
+            "seq": self.seq,
+            "current_player": None if self.finished else self.state.current_player(),
+            "hints": bool(self.row.options.get("hints", False)),
+            "spectators": bool(self.row.options.get("spectators", True)),
+            "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
+            "created": self.row.created,
+        }
+
+    # --- messages ---------------------------------------------------------------
+    @staticmethod
+    def _with_view(head: dict[str, JSON], view_text: str, tail: dict[str, JSON] | None = None) -> str:
+        text = dumps(head)[:-1] + ',"view":' + view_text
+        if tail:
+            text += "," + dumps(tail)[1:-1]
+        return text + "}"
+
+    def state_message(self, key: Key) -> str:
+        _, vtext = self.view(key)
+        head: dict[str, JSON] = {
+            "type": "state",
+            "seq": self.seq,
+            "you": key,
+            "match": self.info(),
+            "status": self.status(),
+        }
+        tail: dict[str, JSON] = {
+            "legal": self.legal_for(key),
+            "log": [line.for_key(key) for line in self.log],
+            "result": self.result_for(key),
+        }
+        return self._with_view(head, vtext, tail)
+
+    def error_message(self, key: Key, err: ProtocolError, req_id: JSON = None) -> str:
+        msg: dict[str, JSON] = {
+            "type": "error",
+            "seq": self.seq,
+            "code": err.code,
+            "message": self.redact_for(key, err.message),
+        }
+        if err.rule is not None:
+            msg["rule"] = err.rule
+        if req_id is not None:
+            msg["id"] = req_id
+        return dumps(msg)
+
+    def seats_message(self) -> str:
+        return dumps({"type": "seats", "seq": self.seq, "seats": self.seats_info()})
+
+    def connections_of(self, key: Key) -> set[Connection]:
+        return self.spectators if key is None else self.seats[key].connections
+
+    def broadcast(self, make: Callable[[Key], str]) -> None:
+        for k in self.keys:
+            conns = self.connections_of(k)
+            if conns:
+                text = make(k)
+                for c in list(conns):
+                    c.send(text)
+
+    def _broadcast_update(self, line: LogLine) -> None:
+        status = self.status()
+
+        def make(k: Key) -> str:
+            head: dict[str, JSON] = {"type": "update", "seq": self.seq, "event": line.for_key(k), "status": status}
+            tail: dict[str, JSON] = {"legal": self.legal_for(k)}
+            if self.finished:
+                tail["result"] = self.result_for(k)
+            return self._with_view(head, self.view(k)[1], tail)
+
+        self.broadcast(make)
+
+    # --- connections -------------------------------------------------------------
+    def authenticate(self, token: str | None) -> Key:
+        """The seat whose token this is (constant-time comparisons), or ``None``
+        for a spectator (no token)."""
+        if token is None:
+            if not self.row.options.get("spectators", True):
+                raise ProtocolError("spectators_disallowed", "this match does not admit spectators", status=403)
+            return None
+        given = hash_token(token)
+        found: int | None = None
+        for s in self.seats:
+            stored = s.row.token_hash or ""
+            if hmac.compare_digest(given, stored) and found is None:
+                found = s.row.seat
+        if found is None:
+            raise ProtocolError("auth_failed", "this token is not a seat of this match", status=403)
+        return found
+
+    def is_host(self, token: str | None) -> bool:
+        return token is not None and hmac.compare_digest(hash_token(token), self.row.host_hash)
+
+    async def attach(self, conn: Connection, key: Key, name: str | None) -> None:
+        async with self.lock:
+            conn.key = key
+            conn.room = self
+            changed = False
+            if key is None:
+                self.spectators.add(conn)
+            else:
+                seat = self.seats[key]
+                was_connected = bool(seat.connections)
+                seat.connections.add(conn)
+                changed = not was_connected
+                if not seat.row.claimed:
+                    seat.row.claimed = True
+                    if name:
+                        seat.row.name = name
+                    await self.store.update_seat(self.id, seat.row)
+                    changed = True
+            conn.send(dumps({
+                "type": "welcome",
+                "v": PROTOCOL_VERSION,
+                "seq": self.seq,
+                "you": key,
+                "role": "spectator" if key is None else "player",
+            }))
+            conn.send(self.state_message(key))
+            if changed:
+                self.broadcast(lambda k: self.seats_message())
+
+    def detach(self, conn: Connection) -> None:
+        key = conn.key
+        if key is None:
+            self.spectators.discard(conn)
+            return
+        seat = self.seats[key]
+        if conn in seat.connections:
+            seat.connections.discard(conn)
+            if not seat.connections:
+                seat.gone_since = time.monotonic()
+                self.broadcast(lambda k: self.seats_message())
+
+    def connection_count(self) -> int:
+        return len(self.spectators) + sum(len(s.connections) for s in self.seats)
+
+    # --- moves -----------------------------------------------------------------
+    def _read_action(self, move: JSON, action: JSON) -> int:
+        if action is not None:
+            if not isinstance(action, int) or isinstance(action, bool):
+                raise ProtocolError("bad_message", "'action' must be an integer action id")
+            if not 0 <= action < self.game.num_distinct_actions:
+                raise ProtocolError("illegal", f"action {action} does not exist in {self.game.title}")
+            reason = self.state.why_illegal(action)
+            if reason is not None:
+                raise ProtocolError("illegal", reason, rule=_rule_of(reason), status=409)
+            return action
+        if not isinstance(move, str) or not move.strip():
+            raise ProtocolError("bad_message", "a move needs 'move' (text in the game's notation) or 'action' (an id)")
+        if len(move) > 200:
+            raise ProtocolError("bad_message", "'move' is too long")
+        try:
+            return self.state.parse_action(move)
+        except IllegalAction as err:
+            raise ProtocolError("illegal", str(err), rule=err.rule, status=409) from None
+
+    async def move(self, key: Key, seq: JSON, move: JSON = None, action: JSON = None,
+                   conn: Connection | None = None, req_id: JSON = None) -> int:
+        """Apply a move from seat ``key``; returns the new seq."""
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise ProtocolError("bad_message", "a move needs 'seq': the seq of the state it was chosen in")
+        async with self.lock:
+            if key is None:
+                raise ProtocolError("not_a_player", "spectators cannot move", status=403)
+            if self.broken:
+                raise ProtocolError("unavailable", self.broken, status=503)
+            if self.finished:
+                raise ProtocolError("match_over", "the match is over: no more moves", status=409)
+            if seq != self.seq:
+                if 0 <= seq < self.seq and self._is_duplicate(key, seq, move, action):
+                    raise ProtocolError("duplicate", f"this move was already accepted as move {seq + 1}", status=409)
+                raise ProtocolError(
+                    "stale", f"seq {seq} is not the current state (seq {self.seq}): resynchronise and choose again",
+                    status=409)
+            seat = self.seats[key]
+            if seat.row.kind != "human":
+                raise ProtocolError("seat_is_ai", "an AI plays this seat now; send 'reclaim' to take it back", status=409)
+            if self.state.current_player() != key:
+                raise ProtocolError("not_your_turn", f"it is seat {self.state.current_player()}'s turn", status=409)
+            chosen = self._read_action(move, action)
+            await self._commit(key, chosen, conn, req_id)
+            return self.seq
+
+    def _is_duplicate(self, key: int, seq: int, move: JSON, action: JSON) -> bool:
+        line = self.log[seq]  # the move that was accepted at seq (it became seq + 1)
+        if line.seat != key:
+            return False
+        if isinstance(action, int) and not isinstance(action, bool):
+            return self.state.history[seq] == action
+        return isinstance(move, str) and " ".join(move.split()).upper() == " ".join(line.text.split()).upper()
+
+    async def _commit(self, seat: int, action: int, conn: Connection | None, req_id: JSON) -> None:
+        """Persist then apply a legal ``action`` (lock held)."""
+        text = self.state.action_to_string(action)
+        new_seq = self.seq + 1
+        try:
+            await self.store.append_move(self.id, new_seq, seat, action, text)
+        except Exception as err:  # noqa: BLE001 - reported as a typed error
+            log.exception("match %s: storing move %s failed", self.id, new_seq)
+            raise ProtocolError("storage", f"the move could not be stored ({type(err).__name__}); try again",
+                                status=503) from None
+        before = self._before_texts(text)
+        try:
+            event = self.state.apply_action(action)
+        except Exception:  # pragma: no cover - why_illegal said legal
+            self.broken = "the match is being restored after an internal error; reconnect"
+            log.exception("match %s: stored move %s did not apply", self.id, new_seq)
+            raise ProtocolError("internal", self.broken, status=500) from None
+        self._views = {}
+        line = self._log_line(new_seq, event.player, event.text, event.note, before)
+        self.log.append(line)
+        if conn is not None:
+            ack: dict[str, JSON] = {"type": "ack", "seq": new_seq}
+            if req_id is not None:
+                ack["id"] = req_id
+            conn.send(dumps(ack))
+        self._broadcast_update(line)
+        if self.finished:
+            result = self.state.result()
+            self._finish_task = asyncio.get_running_loop().create_task(self._store_finish(result))
+        else:
+            self.schedule_ai()
+
+    async def _store_finish(self, result: dict[str, Any]) -> None:
+        try:
+            await self.store.finish(self.id, result)
+            self.row.status = "finished"
+        except Exception:  # noqa: BLE001 - the status is derivable from the events
+            log.exception("match %s: storing the result failed", self.id)
+
+    # --- AI seats ------------------------------------------------------------------
+    def agent_for(self, seat: SeatState) -> Agent:
+        if seat.agent is None:
+            seat.agent = make_agent(seat.row.agent or default_agent(self.game.name), self.game,
+                                    seed=secrets.randbits(31))
+        return seat.agent
+
+    def schedule_ai(self) -> None:
+        if self.finished or self.broken:
+            return
+        cur = self.state.current_player()
+        if self.seats[cur].row.kind != "ai":
+            return
+        if self._ai_task is not None and not self._ai_task.done():
+            return
+        self._ai_task = asyncio.get_running_loop().create_task(self._run_ai())
+
+    async def _run_ai(self) -> None:
+        while True:
+            if self.settings.ai_delay > 0:
+                await asyncio.sleep(self.settings.ai_delay)
+            async with self.lock:
+                if self.finished or self.broken:
+                    return
+                cur = self.state.current_player()
+                seat = self.seats[cur]
+                if seat.row.kind != "ai":
+                    return
+                agent = self.agent_for(seat)
+                obs = Observation.of(self.state.clone(), cur)
+                try:
+                    action = await asyncio.to_thread(agent.act, obs)
+                    if self.state.why_illegal(action) is not None:
+                        raise ValueError(f"agent chose illegal action {action}")
+                except Exception:  # noqa: BLE001 - a broken agent must not stop the match
+                    log.exception("match %s: agent %s failed; playing the first legal move", self.id, seat.row.agent)
+                    action = self.state.legal_actions()[0]
+                seq_before = self.seq
+                try:
+                    # _commit's schedule_ai() sees this task running and leaves it be.
+                    await self._commit(cur, action, None, None)
+                except ProtocolError:
+                    await asyncio.sleep(0.5)  # storage trouble: try again
+                    continue
+                if self.seq == seq_before or self.finished:
+                    return
+                nxt = self.state.current_player()
+                if self.seats[nxt].row.kind != "ai":
+                    return
+
+    # --- seats -------------------------------------------------------------------
+    async def set_ai(self, seat_no: int, agent: str | None, *, by: Key, host: bool) -> None:
+        """Hand seat ``seat_no`` to an AI (``by`` is the asking seat, or None with ``host``)."""
+        if agent is not None and agent not in agent_names(self.game.name):
+            raise ProtocolError("bad_agent", f"unknown agent {agent!r}; choose from: "
+                                f"{', '.join(agent_names(self.game.name))}")
+        async with self.lock:
+            if not 0 <= seat_no < self.game.num_players:
+                raise ProtocolError("bad_seat", f"seat must be 0..{self.game.num_players - 1}")
+            seat = self.seats[seat_no]
+            if seat.row.kind == "ai":
+                raise ProtocolError("seat_is_ai", f"seat {seat_no} is already played by an AI", status=409)
+            if not host and by != seat_no:
+                if by is None:
+                    raise ProtocolError("not_a_player", "spectators cannot hand seats to the AI", status=403)
+                if seat.connections:
+                    raise ProtocolError("seat_connected", f"seat {seat_no}'s player is still connected", status=409)
+                gone = time.monotonic() - seat.gone_since
+                if gone < self.settings.takeover_grace:
+                    wait = self.settings.takeover_grace - gone
+                    raise ProtocolError("too_early", f"seat {seat_no}'s player left {gone:.0f} s ago; "
+                                        f"an AI may take over in {wait:.0f} s", status=409)
+            seat.row.kind = "ai"
+            seat.row.agent = agent or default_agent(self.game.name)
+            seat.agent = None
+            await self.store.update_seat(self.id, seat.row)
+            self.broadcast(lambda k: self.seats_message())
+            self.schedule_ai()
+
+    async def reclaim(self, key: Key) -> None:
+        """The seat's own player takes it back from the AI."""
+        async with self.lock:
+            if key is None:
+                raise ProtocolError("not_a_player", "spectators have no seat to reclaim", status=403)
+            seat = self.seats[key]
+            if seat.row.kind != "ai":
+                raise ProtocolError("seat_is_human", "you already play this seat", status=409)
+            seat.row.kind = "human"
+            seat.agent = None
+            await self.store.update_seat(self.id, seat.row)
+            self.broadcast(lambda k: self.seats_message())
+
+    # --- hints and replays ----------------------------------------------------------
+    async def hint(self, key: Key, agent_name: str | None = None) -> dict[str, JSON]:
+        if key is None:
+            raise ProtocolError("not_a_player", "spectators get no hints", status=403)
+        if not self.row.options.get("hints", False):
+            raise ProtocolError("hints_off", "hints are off in this match", status=403)
+        name = agent_name or default_agent(self.game.name)
+        if name not in agent_names(self.game.name):
+            raise ProtocolError("bad_agent", f"unknown agent {name!r}; choose from: "
+                                f"{', '.join(agent_names(self.game.name))}")
+        async with self.lock:
+            if self.finished:
+                raise ProtocolError("match_over", "the match is over", status=409)
+            if self.state.current_player() != key:
+                raise ProtocolError("not_your_turn", "hints are for your own turn", status=409)
+            seq = self.seq
+            obs = Observation.of(self.state.clone(), key)
+        agent = make_agent(name, self.game, seed=secrets.randbits(31))
+        action = await asyncio.to_thread(agent.act, obs)
+        return {"type": "hint", "seq": seq, "action": action, "move": obs.action_to_string(action), "agent": name}
+
+    def replay_steps(self, key: Key) -> list[dict[str, JSON]]:
+        """The match as ``key`` saw it: the first view, then every move with the view after it."""
+        state = self.game.new_state(seed=self.row.seed)
+        steps: list[dict[str, JSON]] = [{"seq": 0, "view": view_for(state, key)}]
+        # (public views computed from the replayed state's own seat views)
+        for line, action in zip(list(self.log), list(self.state.history)):
+            state.apply_action(action)
+            steps.append({"seq": line.seq, "event": line.for_key(key), "view": view_for(state, key)})
+        return steps
+
+
+def _rule_of(reason: str) -> str | None:
+    from cardtable.protocol import _rule_id
+
+    return _rule_id(reason)
+
+
+class Rooms:
+    """The rooms in memory, loaded from the store on first use."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    async def get(self, match_id: str) -> Room:
+        if not isinstance(match_id, str) or not 1 <= len(match_id) <= 40:
+            raise ProtocolError("no_such_match", "no match has this id", status=404)
+        room = self.rooms.get(match_id)
+        if room is not None and not room.broken:
+            return room
+        lock = self._loading.setdefault(match_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(match_id)
+            if room is not None and not room.broken:
+                return room
+            row = await self.store.load_match(match_id)
+            if row is None:
+                self._loading.pop(match_id, None)
+                raise ProtocolError("no_such_match", "no match has this id", status=404)
+            try:
+                room = await asyncio.to_thread(Room, row, self.store, self.settings)
+            except Exception:
+                log.exception("match %s cannot be rebuilt from its events", match_id)
+                raise ProtocolError("corrupt", "this match cannot be rebuilt from its stored moves",
+                                    status=500) from None
+            self.rooms[match_id] = room
+            self._loading.pop(match_id, None)
+        room.schedule_ai()
+        return room
+
+    def add(self, room: Room) -> None:
+        self.rooms[room.id] = room
+
+    def maybe_evict(self, room: Room) -> None:
+        """Forget a finished match nobody is connected to (it reloads on demand)."""
+        if room.finished and room.connection_count() == 0 and self.rooms.get(room.id) is room:
+            del self.rooms[room.id]

@@ -1,0 +1,444 @@
+"""Event-sourced storage of matches through SQLAlchemy (SQLite or PostgreSQL).
+
+A match is stored as its configuration (game, options, seed, seats) plus an
+append-only list of accepted moves; the in-memory state is always rebuilt by
+replaying those moves, so nothing else needs to be saved.
+
+Tables (SQLAlchemy Core, the same schema on both back ends):
+
+* ``matches(id, game, config, seed, options, host_hash, status, result, created, updated)``
+* ``seats(match_id, seat, kind, name, agent, token_hash, claimed)``
+* ``events(match_id, seq, seat, action, text, ts)`` with primary key ``(match_id, seq)``:
+  two writers can never both append move ``seq`` (optimistic concurrency).
+
+Operations that arrive together are committed in a single transaction
+("group commit", see :class:`Store`), so an ``await store.append_move(...)``
+returns only once the move is committed, at a cost shared by the moves that
+arrived meanwhile.  If a batch fails, its operations are retried one by one so
+that one bad operation fails alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.pool import StaticPool
+
+log = logging.getLogger("cardtable.server.store")
+
+T = TypeVar("T")
+
+metadata = MetaData()
+
+matches_table = Table(
+    "matches",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("config", Text, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("options", Text, nullable=False),
+    Column("host_hash", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("result", Text, nullable=True),
+    Column("created", Float, nullable=False),
+    Column("updated", Float, nullable=False),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("match_id", String(40), ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("agent", String(64), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+    Column("claimed", Boolean, nullable=False, default=False),
+    PrimaryKeyConstraint("match_id", "seat"),
+)
+
+events_table = Table(
+    "events",
+    metadata,
+    Column("match_id", String(40), ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Integer, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("ts", Float, nullable=False),
+    PrimaryKeyConstraint("match_id", "seq"),
+)
+
+
+_INSERT_EVENT = insert(events_table)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    """``"human"`` or ``"ai"``."""
+    name: str
+    agent: str | None
+    token_hash: str | None
+    claimed: bool = False
+
+
+@dataclass
+class MatchRow:
+    id: str
+    game: str
+    config: dict[str, Any]
+    seed: int
+    options: dict[str, Any]
+    host_hash: str
+    status: str
+    result: dict[str, Any] | None
+    created: float
+    updated: float
+    seats: list[SeatRow] = field(default_factory=list)
+    moves: list[tuple[int, int, int]] = field(default_factory=list)
+    """``(seq, seat, action)`` of every accepted move, in order."""
+
+
+def normalise_url(url: str) -> str:
+    """SQLAlchemy URL with an installed driver: ``postgresql://`` uses psycopg 3;
+    a bare path means an SQLite file."""
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser()}"
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
+    """An engine for ``url``; SQLite files get WAL mode and a busy timeout."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url,
+            poolclass=StaticPool,
+            connect_args={"check_same_thread": False, "isolation_level": None},
+        )
+        sync = sqlite_synchronous.upper()
+        if sync not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            raise ValueError(f"sqlite synchronous must be OFF, NORMAL, FULL or EXTRA, not {sqlite_synchronous!r}")
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            if database and database != ":memory:":
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={sync}")
+            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        # pysqlite's own transaction handling is off (isolation_level None):
+        # emit BEGIN IMMEDIATE ourselves so a writer takes the lock up front.
+        @event.listens_for(engine, "begin")
+        def _begin(conn: Connection) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class StoreClosed(RuntimeError):
+    """The store was closed while an operation was pending."""
+
+
+Op = Callable[[Connection], Any]
+
+
+def _run_batch(conn: Connection, batch: list[Op]) -> list[tuple[bool, Any]]:
+    """Run ``batch`` in one transaction; if it fails, run each operation in a
+    transaction of its own so that a bad one fails alone.  Returns
+    ``(ok, result or exception)`` per operation."""
+    try:
+        with conn.begin():
+            return [(True, op(conn)) for op in batch]
+    except Exception as err:  # noqa: BLE001 - retried one by one below
+        if len(batch) == 1:
+            return [(False, err)]
+    out: list[tuple[bool, Any]] = []
+    for op in batch:
+        try:
+            with conn.begin():
+                out.append((True, op(conn)))
+        except Exception as err:  # noqa: BLE001 - handed to the awaiting coroutine
+            out.append((False, err))
+    return out
+
+
+def _resolve(futures: list[asyncio.Future[Any]], outcomes: list[tuple[bool, Any]]) -> None:
+    for fut, (ok, value) in zip(futures, outcomes):
+        if fut.done():
+            continue
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)
+
+
+class Store:
+    """Async front of the database: each method is a coroutine that completes
+    once its operation is committed (or raises what the database raised).
+
+    Operations queue up and are committed together ("group commit"):
+
+    * **SQLite** — on the event loop itself, in one ``BEGIN IMMEDIATE``
+      transaction per loop iteration.  A WAL commit with ``synchronous=NORMAL``
+      writes to the OS without waiting for the disk: it survives the server
+      process being killed (what the restart test checks), not a power cut
+      (use ``sqlite_synchronous="FULL"`` for that, at a latency cost).
+    * **PostgreSQL** — by one writer task on an asyncio psycopg connection
+      (SQLAlchemy's async engine), so the loop never blocks on the network.
+    """
+
+    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL", max_batch: int = 512) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)
+        self.backend = self.engine.dialect.name
+        if self.backend not in ("sqlite", "postgresql"):
+            raise ValueError(f"unsupported database {self.backend!r}: use SQLite or PostgreSQL")
+        self.max_batch = max_batch
+        metadata.create_all(self.engine)
+        self._pending: list[tuple[Op, asyncio.Future[Any]]] = []
+        self._flush_scheduled = False
+        self._conn: Connection | None = None
+        self._async_engine: Any = None
+        self._wakeup: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closed = False
+        self.batches = 0
+        self.operations = 0
+        if self.backend == "sqlite":
+            self._conn = self.engine.connect()
+        else:
+            from sqlalchemy.ext.asyncio import create_async_engine
+
+            self.engine.dispose()
+            self._async_engine = create_async_engine(self.url, pool_pre_ping=True)
+
+    def _submit(self, op: Callable[[Connection], T]) -> asyncio.Future[T]:
+        if self._closed:
+            raise StoreClosed("the store is closed")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._pending.append((op, fut))
+        if self.backend == "sqlite":
+            if not self._flush_scheduled:
+                self._flush_scheduled = True
+                loop.call_soon(self._flush_inline)
+        else:
+            if self._writer is None:
+                self._wakeup = asyncio.Event()
+                self._writer = loop.create_task(self._write_loop())
+            assert self._wakeup is not None
+            self._wakeup.set()
+        return fut
+
+    def _take(self) -> list[tuple[Op, asyncio.Future[Any]]]:
+        batch = self._pending[: self.max_batch]
+        del self._pending[: self.max_batch]
+        self.batches += 1
+        self.operations += len(batch)
+        return batch
+
+    def _flush_inline(self) -> None:
+        self._flush_scheduled = False
+        assert self._conn is not None
+        while self._pending:
+            batch = self._take()
+            outcomes = _run_batch(self._conn, [op for op, _ in batch])
+            _resolve([f for _, f in batch], outcomes)
+
+    async def _write_loop(self) -> None:
+        assert self._wakeup is not None
+        while not self._closed or self._pending:
+            if not self._pending:
+                self._wakeup.clear()
+                await self._wakeup.wait()
+                continue
+            batch = self._take()
+            futures = [f for _, f in batch]
+            try:
+                async with self._async_engine.connect() as aconn:
+                    ops = [op for op, _ in batch]
+                    outcomes = await aconn.run_sync(lambda conn: _run_batch(conn, ops))
+            except Exception as err:  # noqa: BLE001 - e.g. the database is down
+                outcomes = [(False, err)] * len(batch)
+            _resolve(futures, outcomes)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self.backend == "sqlite":
+            self._flush_inline()
+            if self._conn is not None:
+                self._conn.close()
+            self.engine.dispose()
+        else:
+            if self._writer is not None and self._wakeup is not None:
+                self._wakeup.set()
+                try:
+                    await asyncio.wait_for(self._writer, 10)
+                except asyncio.TimeoutError:
+                    self._writer.cancel()
+            for _, fut in self._pending:
+                if not fut.done():
+                    fut.set_exception(StoreClosed("the store is closed"))
+            await self._async_engine.dispose()
+
+    # --- operations ------------------------------------------------------------
+    async def create_match(self, row: MatchRow) -> None:
+        def op(conn: Connection) -> None:
+            conn.execute(
+                insert(matches_table).values(
+                    id=row.id,
+                    game=row.game,
+                    config=json.dumps(row.config),
+                    seed=row.seed,
+                    options=json.dumps(row.options),
+                    host_hash=row.host_hash,
+                    status=row.status,
+                    result=None,
+                    created=row.created,
+                    updated=row.updated,
+                )
+            )
+            conn.execute(
+                insert(seats_table),
+                [
+                    dict(match_id=row.id, seat=s.seat, kind=s.kind, name=s.name, agent=s.agent,
+                         token_hash=s.token_hash, claimed=s.claimed)
+                    for s in row.seats
+                ],
+            )
+
+        await self._submit(op)
+
+    async def append_move(self, match_id: str, seq: int, seat: int, action: int, text: str) -> None:
+        """Store accepted move number ``seq`` (1-based); fails if it already exists."""
+        params = {"match_id": match_id, "seq": seq, "seat": seat, "action": action, "text": text, "ts": time.time()}
+
+        def op(conn: Connection) -> None:
+            conn.execute(_INSERT_EVENT, params)
+
+        await self._submit(op)
+
+    async def update_seat(self, match_id: str, seat: SeatRow) -> None:
+        def op(conn: Connection) -> None:
+            conn.execute(
+                update(seats_table)
+                .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat.seat)
+                .values(kind=seat.kind, name=seat.name, agent=seat.agent, claimed=seat.claimed)
+            )
+
+        await self._submit(op)
+
+    async def finish(self, match_id: str, result: dict[str, Any]) -> None:
+        now = time.time()
+
+        def op(conn: Connection) -> None:
+            conn.execute(
+                update(matches_table)
+                .where(matches_table.c.id == match_id)
+                .values(status="finished", result=json.dumps(result), updated=now)
+            )
+
+        await self._submit(op)
+
+    async def load_match(self, match_id: str) -> MatchRow | None:
+        def op(conn: Connection) -> MatchRow | None:
+            m = conn.execute(select(matches_table).where(matches_table.c.id == match_id)).mappings().first()
+            if m is None:
+                return None
+            seats = conn.execute(
+                select(seats_table).where(seats_table.c.match_id == match_id).order_by(seats_table.c.seat)
+            ).mappings().all()
+            moves = conn.execute(
+                select(events_table.c.seq, events_table.c.seat, events_table.c.action)
+                .where(events_table.c.match_id == match_id)
+                .order_by(events_table.c.seq)
+            ).all()
+            return MatchRow(
+                id=m["id"],
+                game=m["game"],
+                config=json.loads(m["config"]),
+                seed=int(m["seed"]),
+                options=json.loads(m["options"]),
+                host_hash=m["host_hash"],
+                status=m["status"],
+                result=None if m["result"] is None else json.loads(m["result"]),
+                created=m["created"],
+                updated=m["updated"],
+                seats=[
+                    SeatRow(seat=s["seat"], kind=s["kind"], name=s["name"], agent=s["agent"],
+                            token_hash=s["token_hash"], claimed=bool(s["claimed"]))
+                    for s in seats
+                ],
+                moves=[(int(r[0]), int(r[1]), int(r[2])) for r in moves],
+            )
+
+        return await self._submit(op)
+
+    async def list_matches(self, *, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Public summaries (no seed, no secrets) of the newest matches listed in the lobby."""
+
+        def op(conn: Connection) -> list[dict[str, Any]]:
+            q = select(
+                matches_table.c.id, matches_table.c.game, matches_table.c.config, matches_table.c.options,
+                matches_table.c.status, matches_table.c.created, matches_table.c.updated,
+            ).order_by(matches_table.c.created.desc()).limit(limit * 4)
+            if status is not None:
+                q = q.where(matches_table.c.status == status)
+            out = []
+            for r in conn.execute(q).mappings():
+                options = json.loads(r["options"])
+                if not options.get("listed", False):
+                    continue
+                out.append({
+                    "id": r["id"], "game": r["game"], "config": json.loads(r["config"]),
+                    "status": r["status"], "created": r["created"], "updated": r["updated"],
+                })
+                if len(out) >= limit:
+                    break
+            return out
+
+        return await self._submit(op)

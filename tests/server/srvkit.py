@@ -1,0 +1,168 @@
+"""Test kit of the server tests: a uvicorn server in a thread, and a small
+synchronous websocket client that records every message it receives."""
+
+from __future__ import annotations
+
+import json
+import queue
+import socket
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from cardtable.server.app import create_app
+
+Msg = dict[str, Any]
+
+
+class ServerThread:
+    """``with ServerThread(db_url) as srv:`` — a live server on 127.0.0.1."""
+
+    def __init__(self, db_url: str, **options: Any) -> None:
+        self.db_url = db_url
+        self.app = create_app(db_url, **options)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
+
+    @property
+    def rooms(self) -> Any:
+        return self.app.state.rooms
+
+    # --- helpers ------------------------------------------------------------------
+    def create(self, game: str, config: dict[str, Any] | None = None, seats: list[Msg] | None = None,
+               **extra: Any) -> Msg:
+        body: Msg = {"game": game, "config": config or {}, **extra}
+        if seats is not None:
+            body["seats"] = seats
+        r = self.http.post("/api/matches", json=body)
+        assert r.status_code == 201, r.text
+        data: Msg = r.json()
+        return data
+
+    def client(self, match: str, token: str | None = None, **hello: Any) -> WsClient:
+        c = WsClient(self.ws_url)
+        c.send({"type": "hello", "v": 1, "match": match, "token": token, **hello})
+        return c
+
+
+class WsClient:
+    """A websocket client whose reader thread keeps every message received."""
+
+    def __init__(self, url: str) -> None:
+        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**24).__enter__()
+        self.raw: list[str] = []
+        self.inbox: queue.Queue[Msg | None] = queue.Queue()
+        self.closed = threading.Event()
+        self.seq = -1
+        self.view: Msg | None = None
+        self.legal: list[Msg] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        try:
+            for text in self.ws:
+                assert isinstance(text, str)
+                self.raw.append(text)
+                msg = json.loads(text)
+                if msg.get("type") in ("state", "update"):
+                    self.seq = msg["seq"]
+                    self.view = msg["view"]
+                    self.legal = msg["legal"]
+                self.inbox.put(msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+            self.inbox.put(None)
+
+    def send(self, msg: Msg | str | bytes) -> None:
+        self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
+
+    def next(self, timeout: float = 10) -> Msg:
+        msg = self.inbox.get(timeout=timeout)
+        if msg is None:
+            self.inbox.put(None)
+            last = self.raw[-1][:300] if self.raw else None
+            raise ConnectionError(f"connection closed ({self.ws.close_code} {self.ws.close_reason!r}); last: {last}")
+        return msg
+
+    def wait(self, pred: Callable[[Msg], bool] | str, timeout: float = 10) -> Msg:
+        """The next message matching ``pred`` (a type name or a predicate); others are skipped."""
+        test = (lambda m: m.get("type") == pred) if isinstance(pred, str) else pred
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no message matching {pred!r}")
+            msg = self.next(left)
+            if test(msg):
+                return msg
+
+    def wait_seq(self, seq: int, timeout: float = 10) -> Msg:
+        """Wait until this client has seen the state of ``seq`` (an update or a state)."""
+        return self.wait(lambda m: m.get("type") in ("state", "update") and m["seq"] >= seq, timeout)
+
+    def request(self, msg: Msg, reply: str | Callable[[Msg], bool], timeout: float = 10) -> Msg:
+        self.send(msg)
+        return self.wait(reply, timeout)
+
+    def drain(self) -> list[Msg]:
+        out = []
+        while True:
+            try:
+                m = self.inbox.get_nowait()
+            except queue.Empty:
+                return out
+            if m is not None:
+                out.append(m)
+
+    def close(self) -> None:
+        try:
+            self.ws.close()
+        except Exception:  # noqa: BLE001
+            pass
+        self.reader.join(5)
+
+    def __enter__(self) -> WsClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def join(srv: ServerThread, match: str, token: str | None = None, **hello: Any) -> WsClient:
+    """Connect and wait for the welcome and the first state."""
+    c = srv.client(match, token, **hello)
+    c.wait("welcome")
+    c.wait("state")
+    return c

@@ -1,0 +1,264 @@
+"""The search agents (ISMCTS, levels, hints) and the arena.
+
+Strength is measured by ``cardtable arena`` (docs/strength.md), not here: these
+tests check that the search finds a forced win, never reads hidden cards, is
+deterministic with an iteration budget, and that the arena runs end to end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cardtable.agents import Observation, make_agent
+from cardtable.agents.search import HardAgent, ISMCTSAgent, SearchParams, hint, hint_text, search
+from cardtable.games.lost_cities import LostCities, first_starter
+from cardtable.lab.arena import arena_command, parse_entry
+from cardtable.protocol import State
+from cardtable.registry import load_game
+
+GAMES = [
+    ("lost-cities", {}),
+    ("lost-cities", {"colors": 6}),
+    ("lost-ranks", {"players": 4}),
+    ("lost-ranks", {"players": 2}),
+    ("rank", {"players": 4}),
+]
+
+
+def _decision_point(name: str, options: dict[str, object], seed: int, moves: int) -> State:
+    """A state after about ``moves`` random moves where the seat to move has a choice."""
+    game = load_game(name, **options)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        legal = state.legal_actions()
+        state.apply_action(rng.choice(legal))
+    while len(state.legal_actions()) < 2:
+        state.apply_action(state.legal_actions()[0])
+    return state
+
+
+# ---------------------------------------------------------------------------
+# A forced win: Lost Cities, the last card of the draw pile decides
+
+
+def _last_draw_position() -> State:
+    """Single round.  A (the second player) lays Y2..Y9 (44 points with the 8-card
+    bonus), B lays Bw B2..B8 (50) and keeps B9 (68 if laid); everything else is
+    discarded.  With one card left in the draw pile A holds Y10: only "play Y10
+    (54), then draw deck" wins — any other play loses on points, and a discard-pile
+    draw gives B the turn to lay B9."""
+    game = LostCities(rounds=1)
+    seed = 1
+    a = 1 - first_starter(seed)
+    a_hand = list(range(1, 9))  # Y2..Y9
+    b_hand = [10] + list(range(11, 18))  # Bw B2..B8
+    keep = {a: 9, 1 - a: 18}  # Y10, B9
+    pile = [18, 9]  # B9 to the starter B, Y10 to A (each one's first draw)
+    pile += [0, 0, 0, 10, 10, 19] + [k for c in (2, 3, 4) for k in [10 * c] * 3 + list(range(10 * c + 1, 10 * c + 10))]
+    assert len(pile) == 44
+    deck = [0] * 16
+    for i in range(8):
+        deck[2 * i + a] = a_hand[i]
+        deck[2 * i + 1 - a] = b_hand[i]
+    state = game.new_state(seed=seed, decks=[deck + pile])
+    laid = {a: 0, 1 - a: 0}
+    drawn: dict[int, list[int]] = {a: [], 1 - a: []}
+    for turn in range(43):
+        p = state.current_player()
+        assert p == (a if turn % 2 else 1 - a)
+        if laid[p] < 8:
+            kind = (a_hand if p == a else b_hand)[laid[p]]
+            state.apply_action(game.play_action(kind))
+            laid[p] += 1
+        else:
+            junk = next(k for k in drawn[p] if k != keep[p])
+            drawn[p].remove(junk)
+            state.apply_action(game.discard_action(junk))
+        drawn[p].append(pile[turn])
+        state.apply_action(game.draw_deck_action)
+    assert state.current_player() == a and state.view(a)["draw_pile"] == 1
+    assert state.view(a)["expedition_scores"][a][0] == 44
+    assert state.view(a)["expedition_scores"][1 - a][1] == 50
+    return state
+
+
+def test_forced_win_is_found() -> None:
+    state = _last_draw_position()
+    game = state.game
+    me = state.current_player()
+    agent = ISMCTSAgent(game, seed=3, iterations=400, prior=False)
+    play = agent.act(Observation.of(state, me))
+    assert state.action_to_string(play) == "play Y10"
+    state.apply_action(play)
+    draw = agent.act(Observation.of(state, me))
+    assert state.action_to_string(draw) == "draw deck"
+    state.apply_action(draw)
+    assert state.is_terminal() and state.returns()[me] == 1.0
+
+
+def test_forced_win_values() -> None:
+    state = _last_draw_position()
+    stats = search(Observation.of(state), SearchParams(iterations=400, prior=False), seed=5)
+    best, visits, value = stats.ranked()[0]
+    assert state.action_to_string(best) == "play Y10"
+    assert value > 0.8
+    assert all(v < 0 for a, n, v in stats.ranked()[1:] if n)
+
+
+# ---------------------------------------------------------------------------
+# No leak: states that differ only in what the seat cannot see
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_choice_ignores_hidden_cards(name: str, options: dict[str, object]) -> None:
+    state = _decision_point(name, options, seed=11, moves=9)
+    me = state.current_player()
+    twin = state.resample(me, random.Random(99))
+    assert twin.view(me) == state.view(me)
+    assert str(twin) != str(state)  # the hidden cards differ
+    params = SearchParams(iterations=60)
+    one = search(Observation.of(state, me), params, seed=4)
+    two = search(Observation.of(twin, me), params, seed=4)
+    assert one.visits == two.visits
+    assert one.value_sums == pytest.approx(two.value_sums)
+    a = ISMCTSAgent(state.game, seed=8, iterations=60).act(Observation.of(state, me))
+    b = ISMCTSAgent(state.game, seed=8, iterations=60).act(Observation.of(twin, me))
+    assert a == b
+
+
+def test_lost_cities_opponent_hand_swapped() -> None:
+    """Explicit decks: the opponent's hand and the draw pile trade cards; same choice."""
+    game = LostCities(rounds=1)
+    seed = 4
+    deck = list(game.deck_for(seed, None, 0))
+    me = first_starter(seed)
+    other = deck.copy()
+    i, j = 2 * 3 + (1 - me), 30  # a card of the opponent's hand and one deep in the draw pile
+    other[i], other[j] = other[j], other[i]
+    s1 = game.new_state(seed=seed, decks=[deck])
+    s2 = game.new_state(seed=seed, decks=[other])
+    assert s1.view(me) == s2.view(me) and str(s1) != str(s2)
+    choices = {ISMCTSAgent(game, seed=2, iterations=80).act(Observation.of(s, me)) for s in (s1, s2)}
+    assert len(choices) == 1
+
+
+# ---------------------------------------------------------------------------
+# Determinism, budgets, levels
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+def test_iteration_budget_is_deterministic(name: str, options: dict[str, object]) -> None:
+    state = _decision_point(name, options, seed=5, moves=14)
+    obs = Observation.of(state)
+    params = SearchParams(iterations=50)
+    one, two = search(obs, params, seed=1), search(obs, params, seed=1)
+    assert one.iterations == two.iterations == 50
+    assert one.visits == two.visits
+    assert sum(one.visits.values()) == 50
+    assert set(one.visits) == set(obs.legal_actions)
+
+
+def test_time_budget_is_respected() -> None:
+    state = _decision_point("lost-cities", {}, seed=2, moves=6)
+    stats = search(Observation.of(state), SearchParams(seconds=0.1), seed=0)
+    assert stats.iterations >= 1
+    assert stats.seconds < 0.6
+
+
+@pytest.mark.parametrize("name,options", GAMES)
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "ismcts"])
+def test_levels_play_legal_moves(name: str, options: dict[str, object], level: str) -> None:
+    state = _decision_point(name, options, seed=3, moves=5)
+    game = state.game
+    extra = {} if level == "easy" else {"iterations": 20}
+    agent = make_agent(level, game, seed=1, **extra)
+    obs = Observation.of(state)
+    assert agent.act(obs) in obs.legal_actions
+
+
+def test_options_are_checked() -> None:
+    game = load_game("rank")
+    with pytest.raises(ValueError, match="takes no options"):
+        ISMCTSAgent(game, depth=3)
+    with pytest.raises(ValueError, match="rollout"):
+        ISMCTSAgent(game, iterations=5, rollout="smart")
+    assert HardAgent(game).params.seconds is not None
+    assert ISMCTSAgent(game, iterations=10).params.seconds is None
+
+
+def test_random_rollouts_and_root_parallelism() -> None:
+    state = _decision_point("rank", {"players": 3}, seed=7, moves=4)
+    agent = ISMCTSAgent(state.game, seed=1, iterations=20, rollout="random", jobs=2)
+    try:
+        obs = Observation.of(state)
+        assert agent.act(obs) in obs.legal_actions
+        assert agent.last is not None and agent.last.iterations == 40
+    finally:
+        agent.close()
+
+
+# ---------------------------------------------------------------------------
+# Hints
+
+
+def test_hint_text() -> None:
+    state = _decision_point("lost-cities", {}, seed=9, moves=4)
+    me = state.current_player()
+    text = hint(state, me, iterations=60)
+    assert text.startswith("Suggested: ")
+    assert "est. win" in text and "%" in text and "next best:" in text
+    names = set(state.legal_action_strings())
+    suggested = text[len("Suggested: "):].split(" — ")[0]
+    assert suggested in names
+
+
+def test_hint_text_function_and_forced_move() -> None:
+    state = _decision_point("rank", {"players": 4}, seed=1, moves=3)
+    assert hint_text(state, state.current_player()).startswith("Suggested: ")
+    waiting = (state.current_player() + 1) % 4
+    assert "not your turn" in hint_text(state, waiting)
+
+
+# ---------------------------------------------------------------------------
+# The arena (a smoke run; strength is measured with the command itself)
+
+
+def test_parse_entry() -> None:
+    assert parse_entry("hard:iterations=50:rollout=random") == ("hard", {"iterations": 50, "rollout": "random"})
+    with pytest.raises(ValueError):
+        parse_entry("hard:iterations")
+
+
+def _arena_app() -> typer.Typer:
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    app.command()(arena_command)
+    return app
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_arena_smoke(tmp_path: Path, jobs: int) -> None:
+    out = tmp_path / "arena.json"
+    result = CliRunner().invoke(_arena_app(), [
+        "lost-ranks", "--players", "2", "--agents", "ismcts:iterations=10,heuristic", "--games", "2",
+        "--jobs", str(jobs), "--seed", "3", "--json", str(out),
+    ])
+    assert result.exit_code == 0, result.output
+    assert "decision times" in result.output and "win %" in result.output
+    data = json.loads(out.read_text())
+    assert data["matches"] == 2 and data["game"] == "lost-ranks"
+    assert [e["agent"] for e in data["entries"]] == ["ismcts:iterations=10", "heuristic"]
+    assert all(e["decision_ms"]["count"] > 0 for e in data["entries"])
+    assert data["command"]["games"] == 2
+
+
+def test_arena_rejects_unknown_agent(tmp_path: Path) -> None:
+    result = CliRunner().invoke(_arena_app(), ["rank", "--agents", "grandmaster,heuristic", "--games", "1",
+                                               "--json", str(tmp_path / "x.json")])
+    assert result.exit_code == 2
