@@ -23,6 +23,7 @@ play: $(VENV)/.installed-app
 	$(BIN)/cardtable play lost-cities --ai heuristic $(ARGS)
 
 test: $(VENV)/.installed-test
+	bash scripts/system-deps.sh
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(BIN)/python -m mypy
 

@@ -1,5 +1,5 @@
 """Golden playthrough traces (OpenSpiel style): fixed-seed random games written
-out move by move — every seat's view, the legal moves, the chosen move — and
+out move by move — the full state, the view of the seat to move, the legal moves, the chosen move — and
 diffed by ``tests/test_golden.py``.
 
 Regenerate on purpose after a deliberate rules or view change::
@@ -20,12 +20,12 @@ HERE = Path(__file__).parent
 
 # (file stem, game, options, seed, most actions written)
 TRACES: list[tuple[str, str, dict[str, object], int, int]] = [
-    ("lost-cities-5", "lost-cities", {"rounds": 1}, 1, 400),
-    ("lost-cities-6", "lost-cities", {"colors": 6, "rounds": 1}, 2, 400),
-    ("lost-ranks-4p", "lost-ranks", {"players": 4}, 1, 160),
-    ("lost-ranks-2p", "lost-ranks", {"players": 2}, 1, 160),
-    ("rank-3p", "rank", {"players": 3}, 1, 300),
-    ("rank-6p", "rank", {"players": 6}, 2, 300),
+    ("lost-cities-5", "lost-cities", {"rounds": 1}, 1, 80),
+    ("lost-cities-6", "lost-cities", {"colors": 6, "rounds": 1}, 2, 80),
+    ("lost-ranks-4p", "lost-ranks", {"players": 4}, 1, 80),
+    ("lost-ranks-2p", "lost-ranks", {"players": 2}, 1, 80),
+    ("rank-3p", "rank", {"players": 3}, 1, 80),
+    ("rank-6p", "rank", {"players": 6}, 2, 80),
 ]
 
 
@@ -39,8 +39,8 @@ def trace(game_name: str, options: dict[str, object], seed: int, limit: int) -> 
     while not state.is_terminal() and step < limit:
         lines.append(f"--- step {step}")
         lines.append(f"state {str(state)!r}")
-        for p in range(game.num_players):
-            lines.append(f"view {p} {json.dumps(state.view(p), sort_keys=True, ensure_ascii=False)}")
+        seat = state.current_player()
+        lines.append(f"view {seat} {json.dumps(state.view(seat), sort_keys=True, ensure_ascii=False)}")
         legal = state.legal_actions()
         lines.append(f"player {state.current_player()} legal {legal}")
         lines.append("moves " + " | ".join(state.legal_action_strings()))

@@ -33,7 +33,8 @@ class ServerThread:
         self.port = self.sock.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="on")
+        config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="on",
+                                ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.http = httpx.Client(base_url=self.base, timeout=10)

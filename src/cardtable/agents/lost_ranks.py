@@ -51,10 +51,10 @@ def _cards(names: Sequence[JSON]) -> list[int]:
 class _Table:
     """The view decoded into card ids and sets."""
 
-    guard_cost = 0.0
+    guard_cost = 0.3
     rank_cost = 0.05
     trump_cost = 0.5
-    master_cost = 0.35
+    master_cost = 0.15
     spy_keep = 0.7
     own_jack_keep = 0.3
     enemy_jack_keep = -1.2

@@ -75,6 +75,10 @@ class SearchParams:
     """Keep the heuristic's move unless another is better by this much (value units)."""
     world_pool: int | None = None
     """Reuse at most this many sampled worlds (``None``: the game's default)."""
+    mode: str = "ismcts"
+    """``"ismcts"`` (the tree search) or ``"pimc"`` (flat determinized Monte Carlo:
+    every remaining root action played out in the same worlds with the same
+    play-out random numbers, the worse half dropped in rounds — sequential halving)."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:
@@ -85,6 +89,8 @@ class SearchParams:
             raise ValueError(f"seconds must be positive, not {self.seconds}")
         if self.rollout not in ("policy", "random"):
             raise ValueError(f"rollout must be 'policy' or 'random', not {self.rollout!r}")
+        if self.mode not in ("ismcts", "pimc"):
+            raise ValueError(f"mode must be 'ismcts' or 'pimc', not {self.mode!r}")
 
 
 @dataclass
@@ -96,6 +102,8 @@ class RootStats:
     iterations: int = 0
     seconds: float = 0.0
     prior: int | None = None
+    keep_margin: float = 0.0
+    """How much better (in value) another move must look to replace :attr:`prior`."""
 
     def add(self, other: RootStats) -> None:
         for a, n in other.visits.items():
@@ -114,11 +122,14 @@ class RootStats:
         rows.sort(key=lambda r: (-r[1], -r[2], r[0]))
         return rows
 
-    def choose(self, keep_margin: float) -> int:
+    def choose(self, keep_margin: float | None = None) -> int:
+        """The most visited action (best mean among equals), or the prior's move unless
+        that one looks better by more than ``keep_margin`` (default :attr:`keep_margin`)."""
+        margin = self.keep_margin if keep_margin is None else keep_margin
         rows = self.ranked()
         best = rows[0][0]
         if self.prior is not None and self.prior != best and self.prior in self.visits:
-            if self.mean(self.prior) >= self.mean(best) - keep_margin:
+            if self.mean(self.prior) >= self.mean(best) - margin:
                 return self.prior
         return best
 
@@ -157,10 +168,93 @@ class _Worlds:
 
 
 def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowledge | None = None) -> RootStats:
-    """Run one ISMCTS search from ``obs`` and return its root statistics."""
+    """Run one search from ``obs`` and return its root statistics."""
+    kn = knowledge if knowledge is not None else knowledge_for(obs.game)
+    if params.mode == "pimc":
+        stats = _pimc(obs, params, seed, kn)
+    else:
+        stats = _ismcts(obs, params, seed, kn)
+    stats.keep_margin = kn.keep_margin(obs, params.keep_margin)
+    return stats
+
+
+def _playout(world: State, kn: Knowledge, root_round: int, rng: random.Random, random_rollout: bool) -> None:
+    cutoff = kn.cutoff
+    if random_rollout:
+        while not cutoff(world, root_round):
+            legal = world.legal_actions()
+            world.apply_action(legal[int(rng.random() * len(legal))])
+    else:
+        policy = kn.rollout_action
+        while not cutoff(world, root_round):
+            world.apply_action(policy(world, rng))
+
+
+def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
+    """Flat determinized Monte Carlo with common worlds and sequential halving."""
     clock = time.perf_counter
     start = clock()
-    kn = knowledge if knowledge is not None else knowledge_for(obs.game)
+    rng = random.Random(seed)
+    me = obs.player
+    stats = RootStats()
+    remaining = list(obs.legal_actions)
+    if params.prior and len(remaining) > 1:
+        stats.prior = kn.prior(obs, seed)
+        if stats.prior not in remaining:
+            stats.prior = None
+    for a in remaining:
+        stats.visits[a] = 0
+        stats.value_sums[a] = 0.0
+    random_rollout = params.rollout == "random"
+    deadline = start + params.seconds if params.seconds is not None else math.inf
+    budget = params.iterations  # play-outs in all; estimated from the clock if None
+    phases = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
+    root_round = -1
+    done = 0
+    worlds = 0
+    phase_done = 0
+    phase = 0
+    while True:
+        world = kn.sample_world(obs, rng)
+        if root_round < 0:
+            root_round = kn.round_of(world)
+        play_seed = rng.getrandbits(64)
+        for a in remaining:
+            w = world.clone()
+            w.apply_action(a)
+            _playout(w, kn, root_round, random.Random(play_seed), random_rollout)
+            stats.visits[a] += 1
+            stats.value_sums[a] += kn.evaluate(w)[me]
+        done += len(remaining)
+        phase_done += len(remaining)
+        worlds += 1
+        now = clock()
+        if budget is None:  # estimate the play-outs the clock allows
+            rate = done / max(now - start, 1e-6)
+            total = int(rate * (params.seconds or 0.0))
+        else:
+            total = budget
+        if done >= total or now >= deadline:
+            break
+        if len(remaining) > 1 and phase < phases - 1 and phase_done >= total / phases:
+            remaining.sort(key=lambda x: -stats.value_sums[x] / stats.visits[x])
+            keep = max(2, (len(remaining) + 1) // 2)
+            survivors = remaining[:keep]
+            if stats.prior is not None and stats.prior in remaining and stats.prior not in survivors:
+                survivors.append(stats.prior)
+            remaining = survivors
+            phase += 1
+            phase_done = 0
+    stats.iterations = worlds
+    stats.seconds = clock() - start
+    # The last survivors were played out in every world, the eliminated ones in fewer:
+    # the most visited actions, best mean first, are the paired comparison's winners.
+    return stats
+
+
+def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
+    clock = time.perf_counter
+    start = clock()
     rng = random.Random(seed)
     legal_root = list(obs.legal_actions)
     stats = RootStats()
@@ -310,7 +404,7 @@ class ISMCTSAgent(Agent):
                 self._pool = ProcessPoolExecutor(max_workers=self.jobs)
             futures = [self._pool.submit(_search_task, obs, self.params, seed + 7919 * i) for i in range(self.jobs)]
             parts = [f.result() for f in futures]
-            stats = RootStats(prior=parts[0].prior)
+            stats = RootStats(prior=parts[0].prior, keep_margin=parts[0].keep_margin)
             for part in parts:
                 stats.add(part)
         self.last = stats
@@ -320,7 +414,7 @@ class ISMCTSAgent(Agent):
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
-        return self.analyse(obs).choose(self.params.keep_margin)
+        return self.analyse(obs).choose()
 
     def close(self) -> None:
         if self._pool is not None:
@@ -395,7 +489,7 @@ def hint(state_or_obs: State | Observation, seat: int | None = None, *, seconds:
     options: dict[str, Any] = {"iterations": iterations} if iterations is not None else {"seconds": seconds}
     agent = HardAgent(obs.game, seed=seed, **options)
     stats = agent.analyse(obs)
-    choice = stats.choose(agent.params.keep_margin)
+    choice = stats.choose()
     label = agent.knowledge.value_label()
     rows = [r for r in stats.ranked() if r[1] > 0]
 

@@ -99,7 +99,10 @@ events_table = Table(
 )
 
 
-_INSERT_EVENT = insert(events_table)
+_INSERT_EVENT_SQL = {
+    "sqlite": "INSERT INTO events (match_id, seq, seat, action, text, ts) VALUES (?, ?, ?, ?, ?, ?)",
+    "postgresql": "INSERT INTO events (match_id, seq, seat, action, text, ts) VALUES (%s, %s, %s, %s, %s, %s)",
+}
 
 
 @dataclass
@@ -355,10 +358,12 @@ class Store:
 
     async def append_move(self, match_id: str, seq: int, seat: int, action: int, text: str) -> None:
         """Store accepted move number ``seq`` (1-based); fails if it already exists."""
-        params = {"match_id": match_id, "seq": seq, "seat": seat, "action": action, "text": text, "ts": time.time()}
+        row = (match_id, seq, seat, action, text, time.time())
+        sql = _INSERT_EVENT_SQL[self.backend]
 
         def op(conn: Connection) -> None:
-            conn.execute(_INSERT_EVENT, params)
+            # The hot path: plain driver SQL skips SQLAlchemy's statement machinery.
+            conn.exec_driver_sql(sql, row)
 
         await self._submit(op)
 

@@ -87,6 +87,11 @@ class Knowledge:
                 return None
         return self._prior_agent
 
+    def keep_margin(self, obs: Observation, default: float) -> float:
+        """How much better than the heuristic's move another must look to be played
+        (where the play-outs are a poor model of the game, a larger margin)."""
+        return default
+
     def value_label(self) -> str:
         """What a value means to a human (for hints)."""
         return "win"

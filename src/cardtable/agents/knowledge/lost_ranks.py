@@ -9,8 +9,14 @@
   from heuristic self-play (Spy and active Jacks, LR-15; with Force Strength,
   LR-16, one army gets one point more).  Ties at the end count as half a win.
   Mapped to ``[-1, 1]`` and mixed with a small term for the point difference.
-* **Play-outs** are random legal moves (cheap: the engine's legal moves already
-  encode following suit, Jack protection and the phantom deck).
+* **Play-out policy** (on the sampled state, no JSON): lead a random plain card
+  (never a Lost Soldier while another card is allowed); following, when the
+  partner holds the trick feed it a soldier that scores for the army (the Spy, an
+  active Jack of the own colour, an enemy active Jack to deny it) or play the
+  cheapest plain card; otherwise take the trick with the cheapest card that
+  wins it when it holds a soldier (or, half the time, anyway), else throw the
+  cheapest plain card.  Command of Two: the source of a lead is drawn at random.
+  A small share of moves is random.
 
 Which cards each seat may still hold (voids shown by not following suit, LR-7,
 LR-20; phantom cards) is the game's own ``resample``.
@@ -19,6 +25,7 @@ LR-20; phantom cards) is the game's own ``resample``.
 from __future__ import annotations
 
 import math
+import random
 from functools import lru_cache
 from typing import Any, Final
 
@@ -32,6 +39,34 @@ _ROUND_POINTS_4: Final = {
     (2, 2): 36.0, (2, 4): 4.5, (4, 2): 4.5,
 }
 MAX_ROUNDS_SEARCHED: Final = 50
+EPSILON: Final = 0.1
+_SPY: Final = 52
+_DRAW: Final = 53
+_PHANTOM: Final = 54
+_JACK: Final = 9
+_SUIT_COLOUR: Final = (1, 0, 0, 1)
+"""Army of each suit's Jack: clubs and spades black (1), diamonds and hearts red (0)."""
+
+
+def _soldier(card: int) -> bool:
+    return card == _SPY or card % 13 == _JACK
+
+
+def _key(card: int, led: int, trump: int) -> int:
+    """Strength of ``card`` in a trick led in ``led`` (-1: it cannot win, LR-10)."""
+    if card == _SPY or card % 13 == _JACK:
+        return -1
+    suit = card // 13
+    if suit == trump:
+        return 100 + card % 13
+    return card % 13 if suit == led else -1
+
+
+def _cheap(card: int, trump: int) -> int:
+    """Order of cards to throw away: plain low cards first, trumps late, soldiers last."""
+    if _soldier(card):
+        return 1000
+    return card % 13 + (50 if card // 13 == trump else 0)
 
 
 def _distribution(points: dict[tuple[int, int], float], force: bool) -> tuple[tuple[int, int, float], ...]:
@@ -105,6 +140,52 @@ class LostRanksKnowledge(Knowledge):
     def cutoff(self, state: State, root_round: int) -> bool:
         s: Any = state
         return bool(s._outcome >= 0 or s._round != root_round)
+
+    def rollout_action(self, state: State, rng: random.Random) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1 or rng.random() < EPSILON:
+            return legal[int(rng.random() * len(legal))]
+        s: Any = state
+        if _DRAW in legal:
+            if rng.random() < 0.5:
+                return _DRAW
+            legal = [a for a in legal if a != _DRAW]
+        cards = [a - _PHANTOM if a >= _PHANTOM else a for a in legal]
+        trump = s._trump_suit
+        trick = s._trick
+        if not trick:
+            plain = [a for a, c in zip(legal, cards) if not _soldier(c)]
+            pick = plain or legal
+            return pick[int(rng.random() * len(pick))]
+        p = s._to_move
+        armies = s._armies
+        army = armies[p]
+        active = s._active
+        led = s._led
+        best = -1
+        winner = -1
+        stake = False
+        for seat, c, _ in trick:
+            k = _key(c, led, trump)
+            if k > best:
+                best, winner = k, seat
+            if active >> c & 1:
+                stake = True
+        options = sorted(zip(legal, cards), key=lambda ac: _cheap(ac[1], trump))
+        if winner >= 0 and armies[winner] == army:
+            feeds = [a for a, c in options if active >> c & 1]
+            last = len(trick) == s._n - 1
+            if feeds and (last or rng.random() < 0.5):
+                return feeds[0]
+            return options[0][0]
+        wins = [(_key(c, led if led >= 0 else c // 13, trump), a) for a, c in options
+                if _key(c, led if led >= 0 else c // 13, trump) > best]
+        if wins and (stake or rng.random() < 0.5):
+            return min(wins)[1]
+        for a, c in options:
+            if not (active >> c & 1):
+                return a
+        return options[0][0]
 
     def evaluate(self, state: State) -> list[float]:
         s: Any = state

@@ -1,0 +1,75 @@
+"""The browser UI: static HTML/CSS/JavaScript served by the match server.
+
+:func:`mount` adds to a FastAPI app (see :func:`cardtable.server.app.create_app`)
+
+* ``/`` — the lobby (new match, open matches, your matches);
+* ``/play/{match_id}`` — the table of a match (the invite links' path; the seat
+  token travels in the URL fragment, so the server never sees it here);
+* ``/static/…`` — the files of ``cardtable/web/static`` (ES modules, no build step).
+
+The pages speak the protocol of ``docs/server-protocol.md`` (``/api/…`` and
+``/ws``), which this module leaves alone.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.types import Scope
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The UI's files (shipped as package data)."""
+
+_NO_CACHE = {"Cache-Control": "no-cache"}
+_PAGE_HEADERS = {
+    **_NO_CACHE,
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self' ws: wss:; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
+    ),
+}
+
+
+class _RevalidatedStatic(StaticFiles):
+    """Static files that browsers revalidate (ETag) instead of caching blindly, so a
+    new version of the UI is picked up on the next load."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(_NO_CACHE)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+
+def _page() -> FileResponse:
+    return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers=_PAGE_HEADERS)
+
+
+def mount(app: FastAPI) -> None:
+    """Serve the browser UI from ``app``: the lobby at ``/``, tables at
+    ``/play/{match_id}`` and the static files under ``/static``.  Calling it
+    again on the same app does nothing."""
+    if getattr(app.state, "cardtable_web", False):
+        return
+    app.state.cardtable_web = True
+    app.mount("/static", _RevalidatedStatic(directory=STATIC_DIR), name="cardtable-static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return _page()
+
+    @app.get("/play/{match_id}", include_in_schema=False)
+    async def table_page(match_id: str) -> FileResponse:
+        return _page()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml", headers=_NO_CACHE)
+
+
+__all__ = ["STATIC_DIR", "mount"]

@@ -1,0 +1,326 @@
+// Lost Cities: both expedition rows with running per-colour scores, the discard
+// piles, the draw pile, and the two phases of a turn (LC-3 play, LC-4 draw).
+
+import { h } from "../util.js";
+import { t, tn } from "../i18n.js";
+import { expeditionCard, cardBack, chip, COLOURS } from "../cards.js";
+import { signed, withNames, recentBox, roundsTable } from "./common.js";
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const colourWord = (letter) => t(`colour_${COLOURS[letter].word}`);
+
+function seats(ctx) {
+  const me = ctx.me;
+  return { me, opp: 1 - me };
+}
+
+function handSize(v, seat) {
+  if (v.player === null || v.player === undefined) return (v.hand_sizes || [0, 0])[seat];
+  return seat === v.player ? v.hand.length : v.opponent_hand_size;
+}
+
+function knownOf(v, seat) {
+  if (v.player === null || v.player === undefined) return (v.known || [[], []])[seat];
+  return seat === v.player ? [] : v.opponent_known;
+}
+
+/** Cards and piles touched by the recent moves. */
+function marks(ctx) {
+  const out = { exp: [new Set(), new Set()], piles: new Set(), deck: false, took: new Set() };
+  for (const e of ctx.recent) {
+    const [verb, arg] = e.move.split(" ");
+    if (verb === "play") out.exp[e.seat].add(arg);
+    else if (verb === "discard") out.piles.add(arg);
+    else if (verb === "draw" && arg === "deck" && e.seat !== ctx.you) out.deck = true;
+    else if (verb === "draw") out.took.add(arg);
+  }
+  return out;
+}
+
+function board(ctx) {
+  const v = ctx.view;
+  const { me, opp } = seats(ctx);
+  const C = v.colors.length;
+  const mk = marks(ctx);
+  const root = h("div.lc-board", { style: { "--cols": String(C) } });
+  const recent = recentBox(ctx, api);
+  if (recent) root.append(recent);
+  root.append(opponentHand(ctx, opp));
+  root.append(expeditionRow(ctx, opp, mk, "top"));
+  root.append(middleRow(ctx, mk));
+  root.append(expeditionRow(ctx, me, mk, "bottom"));
+  root.append(ctx.spectator ? opponentHand(ctx, me) : myHand(ctx));
+  return root;
+}
+
+function opponentHand(ctx, seat) {
+  const v = ctx.view;
+  const size = handSize(v, seat);
+  const known = knownOf(v, seat);
+  const row = h("div.opp-hand", { "data-seat": seat },
+    h("span.who", null, ctx.name(seat)), " ",
+    h("span.muted", null, t("cards_n", { n: size })));
+  const fan = h("div.fan");
+  for (const c of known) fan.append(expeditionCard(c, { size: "sm", title: t("lc_known", { card: c }), cls: "known" }));
+  for (let i = known.length; i < size; i++) fan.append(cardBack({ size: "sm" }));
+  row.append(fan);
+  if (known.length) row.append(h("span.muted.small", null, t("lc_known_note")));
+  return row;
+}
+
+function expeditionRow(ctx, seat, mk, where) {
+  const v = ctx.view;
+  const row = h(`div.exp-row.${where}`, { "data-seat": seat, "aria-label": t("lc_expeditions_of", { who: ctx.name(seat) }) });
+  v.colors.forEach((letter, c) => {
+    const cards = v.expeditions[seat][letter];
+    const score = v.expedition_scores[seat][c];
+    const col = h(`div.exp-col.c-${letter}`, { "data-colour": letter });
+    const pill = h(`span.exp-score${cards.length ? "" : ".empty"}${score < 0 ? ".neg" : ""}`,
+      { title: t("lc_col_score", { colour: colourWord(letter) }) }, cards.length ? signed(score) : "·");
+    const stack = h("div.stack");
+    if (!cards.length) stack.append(h(`span.slot.c-${letter}`, { "aria-hidden": "true" }, COLOURS[letter].glyph));
+    let marked = false;
+    for (let i = cards.length - 1; i >= 0; i--) {
+      // the last copy of a recently played card gets the highlight
+      const isLast = !marked && mk.exp[seat].has(cards[i]);
+      if (isLast) marked = true;
+      stack.prepend(expeditionCard(cards[i], { size: "sm", last: isLast }));
+    }
+    if (cards.length >= 8) col.classList.add("bonus");
+    if (where === "top") col.append(pill, stack);
+    else col.append(stack, pill);
+    row.append(col);
+  });
+  const total = sum(v.expedition_scores[seat]);
+  row.append(h("div.exp-total", { title: t("lc_round_so_far") },
+    h("span.muted.small", null, t("lc_this_round")), h("b", null, signed(total))));
+  return row;
+}
+
+function middleRow(ctx, mk) {
+  const v = ctx.view;
+  const row = h("div.middle-row");
+  const drawing = ctx.myTurn && v.phase === "draw";
+  let key = 1;
+  const deckAction = ctx.legalByMove.get("draw deck");
+  const deckKey = drawing && deckAction !== undefined ? String(key++) : null;
+  if (deckKey) ctx.keys[deckKey] = deckAction;
+  v.colors.forEach((letter) => {
+    const pile = v.discards[letter];
+    const action = ctx.legalByMove.get(`draw ${letter}`);
+    const cell = h(`div.pile.c-${letter}`, { "data-colour": letter });
+    const banned = v.banned === letter && v.phase === "draw";
+    const title = pile.length
+      ? t("lc_pile_title", { colour: colourWord(letter), cards: pile.join(" ") })
+      : t("lc_pile_empty", { colour: colourWord(letter) });
+    if (pile.length) {
+      const top = pile[pile.length - 1];
+      let k = null;
+      if (drawing && action !== undefined) {
+        k = String(key++);
+        ctx.keys[k] = action;
+      }
+      const clickable = drawing && action !== undefined;
+      cell.append(expeditionCard(top, {
+        size: "md", title, last: mk.piles.has(top),
+        hint: ctx.hint && ctx.hint.action === action,
+        action: clickable ? action : undefined,
+        disabled: drawing ? !clickable : undefined,
+        onClick: clickable ? () => ctx.act(action) : undefined,
+        ariaLabel: clickable ? t("lc_take_from", { card: top, colour: colourWord(letter) }) : undefined,
+        key: k,
+      }));
+      if (pile.length > 1) cell.append(h("span.pile-count", { title }, `${pile.length}`));
+    } else {
+      cell.append(h(`span.slot.md.c-${letter}`, { title }, COLOURS[letter].glyph));
+    }
+    if (banned) cell.append(h("span.banned", { title: t("lc_banned", { colour: colourWord(letter) }) }, "⊘"));
+    if (mk.took.has(letter)) cell.classList.add("taken");
+    row.append(cell);
+  });
+  const deckClickable = drawing && deckAction !== undefined;
+  row.append(h("div.deck", null, cardBack({
+    size: "md", count: v.draw_pile, title: t("lc_deck", { n: v.draw_pile }),
+    action: deckClickable ? deckAction : undefined,
+    disabled: drawing ? !deckClickable : undefined,
+    onClick: deckClickable ? () => ctx.act(deckAction) : undefined,
+    ariaLabel: t("lc_draw_deck_n", { n: v.draw_pile }),
+    last: mk.deck, hint: ctx.hint && ctx.hint.action === deckAction, key: deckKey, cls: "deck-card",
+  }), h("span.small.muted", null, t("lc_deck_label"))));
+  const wrap = h("div.middle", null, phaseBar(ctx), row);
+  return wrap;
+}
+
+function phaseBar(ctx) {
+  const v = ctx.view;
+  if (v.phase === "over") return h("div.phases");
+  const who = v.current_player === ctx.you ? t("you") : ctx.name(v.current_player);
+  return h("div.phases", { "aria-label": t("lc_phases") },
+    h("span.who", null, who, ":"),
+    h(`span.phase${v.phase === "play" ? ".on" : ""}`, null, h("b", null, "1"), " ", t("lc_phase_play")),
+    h("span.arrow", { "aria-hidden": "true" }, "→"),
+    h(`span.phase${v.phase === "draw" ? ".on" : ""}`, null, h("b", null, "2"), " ", t("lc_phase_draw")));
+}
+
+function myHand(ctx) {
+  const v = ctx.view;
+  const playing = ctx.myTurn && v.phase === "play";
+  const hand = h(`div.hand.lc-hand${playing ? "" : ".idle"}`, { "aria-label": t("your_hand") });
+  v.hand.forEach((c, i) => {
+    const place = ctx.legalByMove.get(`play ${c}`);
+    const discard = ctx.legalByMove.get(`discard ${c}`);
+    const digit = i < 9 ? String(i + 1) : null;
+    if (playing && digit) {
+      if (place !== undefined) ctx.keys[digit] = place;
+      if (discard !== undefined) ctx.keys[`S-${digit}`] = discard;
+    }
+    const slot = h("div.hand-slot");
+    slot.append(expeditionCard(c, {
+      size: "lg",
+      disabled: !(playing && place !== undefined),
+      action: place,
+      onClick: () => ctx.act(place),
+      ariaLabel: place !== undefined && playing ? t("lc_place", { card: c }) : undefined,
+      title: playing && place === undefined ? t("lc_cannot_place", { card: c }) : undefined,
+      key: playing && digit ? digit : null,
+      hint: ctx.hint && ctx.hint.action === place,
+      cls: "in-hand",
+    }));
+    slot.append(h("button.discard", {
+      type: "button",
+      class: ctx.hint && ctx.hint.action === discard ? "hinted" : "",
+      "data-action": discard,
+      "data-card-ref": c,
+      "aria-disabled": playing && discard !== undefined ? null : "true",
+      disabled: playing && discard !== undefined ? null : true,
+      title: t("lc_discard_title", { card: c }),
+      "aria-label": t("lc_discard_title", { card: c }),
+      onclick: () => ctx.act(discard),
+    }, h("span.icon", { "aria-hidden": "true" }, "↓"), h("span.lbl", null, t("lc_discard"))));
+    hand.append(slot);
+  });
+  return h("div.my-area", null, h("div.area-title", null, h("b", null, t("your_hand")),
+    playing ? h("span.muted.small", null, " — ", t("lc_hand_help")) : null,
+    playing ? h("span.muted.small.keys", null, t("lc_hand_keys")) : null), hand);
+}
+
+function status(ctx) {
+  const v = ctx.view;
+  if (ctx.status === "finished") return verdict(ctx);
+  const cur = v.current_player;
+  if (ctx.you !== null && cur === ctx.you) {
+    return v.phase === "play" ? t("lc_your_play") : t("lc_your_draw");
+  }
+  return t(v.phase === "play" ? "lc_waiting_play" : "lc_waiting_draw", { name: ctx.name(cur) });
+}
+
+function verdict(ctx) {
+  const r = ctx.result;
+  if (!r) return t("match_over");
+  const [a, b] = r.scores;
+  if (r.winner === null || r.winner === undefined) return t("verdict_draw", { score: `${a}:${b}` });
+  if (ctx.you !== null) {
+    const mine = r.scores[ctx.you];
+    const theirs = r.scores[1 - ctx.you];
+    return t(r.winner === ctx.you ? "verdict_win" : "verdict_lose", { score: `${mine}:${theirs}` });
+  }
+  return t("verdict_wins", { name: ctx.name(r.winner), score: `${r.scores[r.winner]}:${r.scores[1 - r.winner]}` });
+}
+
+function scoreline(ctx) {
+  const v = ctx.view;
+  const { me, opp } = seats(ctx);
+  return [
+    h("span.round", null, t("round_of", { n: v.round, of: v.rounds })),
+    h("span.match-score", { title: t("match_totals") },
+      h("span", null, ctx.name(me), " ", h("b", null, String(v.scores[me]))), " : ",
+      h("span", null, h("b", null, String(v.scores[opp])), " ", ctx.name(opp))),
+  ];
+}
+
+function cardIn(text) {
+  return chip(text, "lost-cities");
+}
+
+function describe(e, ctx) {
+  const [verb, arg] = e.move.split(" ");
+  const out = [];
+  if (verb === "play") out.push(...tn("lc_ev_play", { card: cardIn(arg) }));
+  else if (verb === "discard") out.push(...tn("lc_ev_discard", { card: cardIn(arg) }));
+  else if (verb === "draw" && arg === "deck") out.push(t("lc_ev_deck"));
+  else if (verb === "draw") {
+    const m = /takes (\S+)/.exec(e.note || "");
+    out.push(...tn("lc_ev_take", { card: cardIn(m ? m[1] : "??"), colour: colourWord(arg) }));
+  } else out.push(e.move);
+  const end = /round (\d+) ends/.exec(e.note || "");
+  if (end) out.push(" — ", t("lc_ev_round_end", { n: end[1] }));
+  return h("span.ev", null, out);
+}
+
+function describeMove(move, ctx) {
+  const [verb, arg] = move.split(" ");
+  if (verb === "play") return h("span", null, tn("lc_hint_play", { card: cardIn(arg) }));
+  if (verb === "discard") return h("span", null, tn("lc_hint_discard", { card: cardIn(arg) }));
+  if (arg === "deck") return h("span", null, t("lc_hint_deck"));
+  const pile = ctx.view.discards[arg] || [];
+  return h("span", null, tn("lc_hint_take", { card: cardIn(pile[pile.length - 1] || "??"), colour: colourWord(arg) }));
+}
+
+function roundsDone(v) {
+  return (v.round_summaries || []).length;
+}
+
+function roundSummary(ctx, index) {
+  const v = ctx.view;
+  const s = v.round_summaries[index];
+  if (!s) return h("p", null, t("no_rounds_yet"));
+  const { me, opp } = seats(ctx);
+  const table = h("table.lc-summary");
+  table.append(h("thead", null, h("tr", null, h("th", null, t("colour")),
+    h("th.me", null, ctx.name(me)), h("th.num", null, ""), h("th.num", null, ""), h("th", null, ctx.name(opp)))));
+  const body = h("tbody");
+  v.colors.forEach((letter, c) => {
+    const mine = s.expeditions[me][letter] || [];
+    const theirs = s.expeditions[opp][letter] || [];
+    body.append(h("tr", null,
+      h("th", { scope: "row" }, h(`span.chip.lc.c-${letter}`, null, `${COLOURS[letter].glyph}${letter}`)),
+      h("td.cards", null, mine.map(cardIn)),
+      h("td.num.me", null, mine.length ? signed(s.expedition_scores[me][c]) : "·"),
+      h("td.num", null, theirs.length ? signed(s.expedition_scores[opp][c]) : "·"),
+      h("td.cards", null, theirs.map(cardIn))));
+  });
+  table.append(body);
+  table.append(h("tfoot", null, h("tr", null, h("th", null, t("lc_round_total")), h("td", null, ""),
+    h("td.num.me", null, h("b", null, signed(s.scores[me]))), h("td.num", null, h("b", null, signed(s.scores[opp]))),
+    h("td", null, ""))));
+  const totals = [0, 0];
+  for (const r of v.round_scores.slice(0, index + 1)) { totals[0] += r[0]; totals[1] += r[1]; }
+  return h("div.summary", null, table,
+    h("p.totals", null, t("match_after_round", { n: index + 1 }), " ",
+      h("b", null, `${ctx.name(me)} ${totals[me]} : ${totals[opp]} ${ctx.name(opp)}`)),
+    index + 1 < v.rounds && ctx.status !== "finished"
+      ? h("p.muted", null, t("next_round_starts", { name: ctx.name(v.starter) })) : null);
+}
+
+function scoresTable(ctx) {
+  const v = ctx.view;
+  const { me, opp } = seats(ctx);
+  const rows = v.round_scores.map((r) => [r[me], r[opp]]);
+  return h("div.summary", null, roundsTable([ctx.name(me), ctx.name(opp)], rows, [v.scores[me], v.scores[opp]],
+    { highlight: ctx.spectator ? [] : [0] }),
+  h("p.muted", null, t("lc_scoring_rule")));
+}
+
+function matchSummary(ctx) {
+  const v = ctx.view;
+  const last = roundsDone(v) - 1;
+  return h("div.summary", null, h("p.verdict", null, verdict(ctx)), scoresTable(ctx),
+    last >= 0 ? h("h3", null, t("round_n", { n: last + 1 })) : null,
+    last >= 0 ? roundSummary(ctx, last) : null);
+}
+
+const api = {
+  board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable,
+  withNames,
+};
+export default api;

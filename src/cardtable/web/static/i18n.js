@@ -1,0 +1,375 @@
+// English and Russian. Russian is the default when the browser prefers it
+// (navigator.languages); the switch is remembered in localStorage.
+
+import { h } from "./util.js";
+
+const LANG_KEY = "cardtable.lang";
+export const LANGS = ["en", "ru"];
+
+const EN = {
+  // chrome
+  lobby: "Lobby", loading: "Loading…", connecting: "Connecting to the table…",
+  server_unreachable: "The server cannot be reached ({why}).",
+  conn_connecting: "connecting…", conn_open: "online", conn_closed: "reconnecting…", conn_fatal: "disconnected",
+  you: "You", player: "Player", ai: "AI", online: "online", offline: "offline",
+  seat_n: "Seat {n}", seat_you: "Seat {n} — you", seat_free: "Seat {n} (invited)",
+  partner: "partner", dealer: "dealer", dealer_short: "D", to_move: "to move",
+  cards_n: ["{n} card", "{n} cards"],
+  round: "Round", round_n: "Round {n}", round_of: "Round {n} of {of}", total: "Total",
+  no_rounds_yet: "No round finished yet.",
+  // lobby
+  new_match: "New match", your_name: "Your name", name_placeholder: "e.g. Anna", game: "Game",
+  n_players: "{n} players", players_range: "{lo}–{hi} players", players: "Players",
+  "about_lost-cities": "Two explorers, five expeditions: place rising cards, discard, draw.",
+  "about_lost-ranks": "Trick-taking rescue mission: 2 vs 2, or a duel with phantom decks.",
+  about_rank: "Russian shedding game: play a card one rank away; don't be the last one holding cards.",
+  opt_colors: "Expeditions", colors_5: "5 colours", colors_6: "6 colours (with purple)", opt_rounds: "Rounds",
+  opt_players: "Players", lr_four: "4 players (2 vs 2)", lr_two: "2 players (Command of Two)",
+  opt_force_strength: "Force Strength: +1 to the army that captures more non-Lost cards",
+  opt_longer_game: "Longer game", human_you: "you (human)", who_plays: "who plays", ai_level: "AI level",
+  kind_ai: "AI", kind_human: "Friend (invite link)", gets_invite: "gets an invite link",
+  listed: "Show in “Open matches” (anyone can watch)", create_match: "Create match",
+  create_failed: "The match could not be created: {why}",
+  invites_title: "Invite your friends", copied: "Copied ✓", copy: "Copy",
+  invites_help: "Send each friend their own link: it is their seat. Then go to the table.",
+  go_to_table: "Go to the table", your_matches: "Your matches", no_matches_yet: "No matches yet on this browser.",
+  finished: "finished", your_turn: "your turn", waiting_for: "waiting for {name}", vs: "vs {who}",
+  forget: "Forget", forget_help: "Remove from this list (the seat link is forgotten in this browser)",
+  open_matches: "Open matches", no_open_matches: "No open matches right now.", watch: "Watch",
+  // table chrome
+  watching: "Watching", spectator_no_hand: "You are watching: hands are hidden.",
+  ai_plays_for_you: "The AI is playing your seat.", reclaim: "Take my seat back",
+  hint: "Hint", hint_help: "Ask the AI what it would play (H)", thinking: "Thinking…", hint_says: "Hint:",
+  scores: "Scores", leave: "Let the AI play for me", leave_help: "Hand your seat to the AI (you can take it back)",
+  leave_confirm: "Hand your seat to the AI? You can take it back later.",
+  copy_invite: "Copy invite", takeover: "AI takes over", takeover_help: "This player left: let the AI play their seat",
+  move_log: "Move log", last_moves: "Last moves:", keys_help: "Keys: 1–9, 0 pick the numbered card or move · H hint · Esc closes",
+  round_over: "Round {n} is over", match_over: "The match is over", continue: "Continue", close: "Close",
+  back_to_lobby: "Back to the lobby", join_title: "Join the match", join: "Join",
+  fatal_auth_failed: "This invite link is not valid for this match.", fatal_no_such_match: "There is no such match.",
+  fatal_spectators_disallowed: "This match does not admit spectators.",
+  fatal_unsupported_version: "This page is too old for the server: reload it.", fatal_corrupt: "This match cannot be restored.",
+  waiting_for_move: "Waiting for {name}…", match_totals: "Match totals",
+  your_hand: "Your hand", hidden_card: "hidden card",
+  verdict_win: "You win the match, {score}!", verdict_lose: "You lose the match, {score}.",
+  verdict_draw: "The match is a draw, {score}.", verdict_wins: "{name} wins the match, {score}.",
+  match_after_round: "Match after round {n}:", next_round_starts: "{name} starts the next round.",
+  // cards
+  card_of: "{rank} of {suit}", joker: "Joker", spy: "Spy", spy_short: "Spy",
+  rank_2: "2", rank_3: "3", rank_4: "4", rank_5: "5", rank_6: "6", rank_7: "7", rank_8: "8", rank_9: "9", rank_10: "10",
+  rank_jack: "Jack", rank_queen: "Queen", rank_king: "King", rank_ace: "Ace",
+  suit_clubs: "clubs", suit_diamonds: "diamonds", suit_hearts: "hearts", suit_spades: "spades",
+  colour_yellow: "yellow", colour_blue: "blue", colour_white: "white", colour_green: "green", colour_red: "red",
+  colour_purple: "purple", colour: "Colour", wager_of: "{colour} wager",
+  // Lost Cities
+  lc_known: "{card}: taken from a discard pile", lc_known_note: "(face up: taken from discard piles)",
+  lc_expeditions_of: "Expeditions of {who}", lc_col_score: "{colour} expedition: score if the round ended now",
+  lc_round_so_far: "This round so far", lc_this_round: "round", lc_pile_title: "{colour} discard pile (bottom to top): {cards}",
+  lc_pile_empty: "{colour} discard pile: empty", lc_take_from: "Take {card} from the {colour} discard pile",
+  lc_banned: "You discarded onto the {colour} pile this turn: you cannot take from it (LC-4)",
+  lc_deck: "Draw pile: {n} cards", lc_draw_deck_n: "Draw from the draw pile ({n} left)", lc_deck_label: "draw pile",
+  lc_phases: "The two phases of a turn", lc_phase_play: "place or discard", lc_phase_draw: "draw",
+  lc_place: "Place {card} on your expedition", lc_cannot_place: "{card} cannot be placed: it must be higher than your expedition's cards (LC-3)",
+  lc_discard_title: "Discard {card}", lc_discard: "discard",
+  lc_hand_help: "click a card to place it, ↓ to discard it", lc_hand_keys: "(keys 1–8; Shift+1–8 discards)",
+  lc_your_play: "Your turn: place a card on an expedition, or discard one.",
+  lc_your_draw: "Now draw a card: from the draw pile or the top of a discard pile.",
+  lc_waiting_play: "{name} is placing or discarding a card…", lc_waiting_draw: "{name} is drawing a card…",
+  lc_ev_play: "placed {card}", lc_ev_discard: "discarded {card}", lc_ev_deck: "drew from the draw pile",
+  lc_ev_take: "took {card} from the {colour} pile", lc_ev_round_end: "round {n} is over",
+  lc_hint_play: "place {card} on its expedition", lc_hint_discard: "discard {card}", lc_hint_deck: "draw from the draw pile",
+  lc_hint_take: "take {card} from the {colour} pile", lc_round_total: "Round score",
+  lc_scoring_rule: "Each expedition: (sum of cards − 20) × (1 + wagers), +20 with 8 or more cards; untouched colours score 0.",
+  // Rank
+  rk_out_place: "out, {place}", rk_loser: "stays in Rank", rk_drew_n: "drew {n}", rk_stock_n: "Stock: {n} cards",
+  rk_stock_label: "stock: {n}", rk_pile_n: "The pile: {n} cards", rk_pile_label: "pile: {n}", rk_show_pile: "show all",
+  rk_anti_title: "Anti-Rank!", rk_anti_text: "Nobody could play ({name} declared it): each player plays any one card until someone can play normally (RG-8).",
+  rk_pull_back: "{who} played their last card, but {by} could play: {who} drew {n} and is back in the game (RG-6).",
+  rk_pull_back_you: "You played your last card, but {by} could play: you drew {n} and are back in the game (RG-6).",
+  rk_out_by: "{who} is out ({place}): {by} could not play (RG-6).", rk_out_you: "You are out ({place})! (RG-6)",
+  rk_chain: "{who} this turn:", rk_draw: "Draw a card", rk_pass: "Pass", rk_play_card: "Play {card}",
+  rk_you_out: "you are out ({place})",
+  rk_your_anti: "Anti-Rank: play any one card of your choice.",
+  rk_your_draw: "You cannot play: draw a card from the stock.", rk_your_pass: "You cannot play and the stock is empty: pass.",
+  rk_your_more: "Keep playing: a card one rank away, else the same rank, else an Ace or King, else a joker.",
+  rk_your_play: "Your turn: play a card one rank from {card} (else the same rank, else A or K, else a joker).",
+  rk_you_lose: "You stay in Rank: you lose.", rk_you_safe: "You got out! {name} stays in Rank.",
+  rk_loses: "{name} stays in Rank and loses.", rk_players_packs: "{n} players · {packs} pack(s)",
+  rk_ev_play: "played {card}", rk_ev_drew_play: "drew a card and had to play it", rk_ev_drew_stuck: "drew a card (cannot play it)",
+  rk_ev_drew_card_play: "drew {card} and had to play it", rk_ev_drew_card_stuck: "drew {card} (cannot play it)",
+  rk_ev_pass: "passed", rk_n_pull: "{by} could play, so {who} drew {n} and is back in the game",
+  rk_n_out_by: "{by} could not play: {who} is out ({place})", rk_n_out_stock: "the stock is empty: {who} is out ({place})",
+  rk_n_anti: "nobody can play: {who} declares Anti-Rank", rk_n_anti_over: "{who} can play: Anti-Rank is over",
+  rk_n_lose: "{who} stays in Rank and loses",
+  rk_n_pull_you: "{by} could play, so you drew {n} and are back in the game",
+  rk_n_out_by_you: "{by} could not play: you are out ({place})", rk_n_out_stock_you: "the stock is empty: you are out ({place})",
+  rk_n_anti_you: "nobody can play: you declare Anti-Rank", rk_n_anti_over_you: "you can play: Anti-Rank is over",
+  rk_n_lose_you: "you stay in Rank and lose",
+  rk_hint_play: "play {card}", rk_hint_draw: "draw a card", rk_hint_pass: "pass",
+  rk_order: "Out, in order", rk_nobody_out: "Nobody is out yet.", rk_still_in: "Still in the game:",
+  rk_rule_summary: "The last player holding cards stays in Rank and loses; everyone else scores 0.",
+  rk_moves_n: "{n} moves.",
+  // Lost Ranks
+  army_red: "Red army", army_black: "Black army", army_red_short: "Red", army_black_short: "Black",
+  lr_active_soldier: "Active Lost Soldier: +2 when rescued (LR-15)", lr_inactive_soldier: "Inactive Lost Soldier: scores nothing this round",
+  lr_trump_card: "The Trump Card (out of play this round)", lr_trump: "Trump:", lr_active: "Active soldiers:",
+  lr_spy_note: "The Spy is always active: +2 to whoever captures it. Soldiers never win tricks.",
+  lr_round_pts: "(this round {n})", lr_target: "first to {n} wins", lr_rounds_fixed: "{n} rounds", lr_tiebreak: "tiebreaker",
+  lr_trick_of: "Trick {n} of {of}", lr_tricks_won: "tricks: Red {red} · Black {black}", lr_void: "void in",
+  lr_trick: "The trick", lr_from_phantom: "from the phantom deck", lr_won_by: "Won by {name}", lr_no_winner: "No winner: discarded",
+  lr_led: "Led:", lr_first_lead: "{card} leads first", lr_other_choosing: "{name} drew two:",
+  lr_captured_n: "captured {n}", lr_no_soldiers: "no soldiers yet", lr_discarded: "Discarded:",
+  lr_phantom_deck_n: "phantom deck ({n})", lr_top: "top card", lr_face_up: "face up (public)",
+  lr_choose_title: "You drew two:", lr_choose_help: "play one; the other goes face up under your phantom deck (LR-14)",
+  lr_play_card: "Play {card}", lr_partner_is: "· partner: {name} (across)", lr_draw_two: "Draw two from the phantom deck",
+  lr_your_choose: "Choose which of the two drawn cards to play.",
+  lr_your_first_lead: "You lead the first trick with {card} (LR-6).",
+  lr_your_lead: "Your lead: play any card (not the Spy unless it is your last).",
+  lr_your_lead_2p: "Your lead: play from your hand, or draw two from your phantom deck.",
+  lr_your_follow: "Your turn: follow {suit} if you can.",
+  lr_your_follow_phantom: "The leader played from their hand: you play from your phantom deck — draw two.",
+  lr_verdict_win: "Your army wins, {score}!", lr_verdict_lose: "The {army} wins, {score}.",
+  lr_verdict_army: "The {army} wins, {score}.", lr_verdict_draw: "The match is a draw, {score}.",
+  lr_ev_play: "played {card}", lr_ev_phantom: "played {card} from the phantom deck", lr_ev_draw_two: "drew two from the phantom deck",
+  lr_n_wins_trick: "{name} wins the trick", lr_n_you_win_trick: "you win the trick", lr_top_first: "(top first)", lr_n_no_winner: "no winner: the trick is discarded",
+  lr_n_round_end: "round {n} is over: Red +{red}, Black +{black}", lr_n_match_won: "the {army} wins the match",
+  lr_n_match_draw: "the match is a draw",
+  lr_hint_play: "play {card}", lr_hint_phantom: "play {card} (from the drawn pair)", lr_hint_draw_two: "draw two from your phantom deck",
+  lr_round_points: "This round: Red {red}, Black {black}.", lr_next_round: "{name} deals the next round.",
+  lr_scoring_rule: "Each active Jack rescued by its own army: +2; the Spy: +2 to whoever captures it.",
+  // agents
+  agent_easy: "Easy", agent_medium: "Medium", agent_hard: "Hard", agent_heuristic: "Heuristic", agent_random: "Random",
+  agent_ismcts: "ISMCTS (strongest, slow)",
+  // games
+  "title_lost-cities": "Lost Cities", "title_lost-ranks": "Lost Ranks", title_rank: "Ранг (Rank)",
+};
+
+const RU = {
+  lobby: "Лобби", loading: "Загрузка…", connecting: "Подключаемся к столу…",
+  server_unreachable: "Сервер недоступен ({why}).",
+  conn_connecting: "подключение…", conn_open: "в сети", conn_closed: "переподключение…", conn_fatal: "отключено",
+  you: "Вы", player: "Игрок", ai: "ИИ", online: "в сети", offline: "не в сети",
+  seat_n: "Место {n}", seat_you: "Место {n} — вы", seat_free: "Место {n} (приглашён)",
+  partner: "партнёр", dealer: "сдающий", dealer_short: "С", to_move: "ходит",
+  cards_n: ["{n} карта", "{n} карты", "{n} карт"],
+  round: "Раунд", round_n: "Раунд {n}", round_of: "Раунд {n} из {of}", total: "Итого",
+  no_rounds_yet: "Ни один раунд ещё не закончен.",
+  new_match: "Новая партия", your_name: "Ваше имя", name_placeholder: "например, Анна", game: "Игра",
+  n_players: ["{n} игрок", "{n} игрока", "{n} игроков"], players_range: "{lo}–{hi} игроков", players: "Игроки",
+  "about_lost-cities": "Два исследователя, пять экспедиций: выкладывайте карты по возрастанию, сбрасывайте, берите.",
+  "about_lost-ranks": "Взятки ради спасения солдат: 2 на 2 или дуэль с фантомными колодами.",
+  about_rank: "Русская игра на сброс: кладите карту на ранг выше или ниже; не останьтесь последним с картами.",
+  opt_colors: "Экспедиции", colors_5: "5 цветов", colors_6: "6 цветов (с фиолетовым)", opt_rounds: "Раунды",
+  opt_players: "Игроки", lr_four: "4 игрока (2 на 2)", lr_two: "2 игрока (командование двоих)",
+  opt_force_strength: "Сила войска: +1 армии, взявшей больше обычных карт",
+  opt_longer_game: "Длинная партия", human_you: "вы (человек)", who_plays: "кто играет", ai_level: "уровень ИИ",
+  kind_ai: "ИИ", kind_human: "Друг (по ссылке)", gets_invite: "получит ссылку-приглашение",
+  listed: "Показать в «Открытых партиях» (смотреть может любой)", create_match: "Создать партию",
+  create_failed: "Не удалось создать партию: {why}",
+  invites_title: "Пригласите друзей", copied: "Скопировано ✓", copy: "Копировать",
+  invites_help: "Отправьте каждому другу его ссылку — это его место за столом. Затем переходите к столу.",
+  go_to_table: "К столу", your_matches: "Ваши партии", no_matches_yet: "В этом браузере партий пока нет.",
+  finished: "закончена", your_turn: "ваш ход", waiting_for: "ждём: {name}", vs: "против: {who}",
+  forget: "Забыть", forget_help: "Убрать из списка (ссылка на место забудется в этом браузере)",
+  open_matches: "Открытые партии", no_open_matches: "Открытых партий сейчас нет.", watch: "Смотреть",
+  watching: "Вы зритель", spectator_no_hand: "Вы зритель: карты игроков скрыты.",
+  ai_plays_for_you: "За вас играет ИИ.", reclaim: "Вернуться за стол",
+  hint: "Подсказка", hint_help: "Спросить ИИ, как бы он сходил (H)", thinking: "Думаю…", hint_says: "Подсказка:",
+  scores: "Счёт", leave: "Пусть за меня играет ИИ", leave_help: "Передать место ИИ (его можно вернуть)",
+  leave_confirm: "Передать ваше место ИИ? Потом его можно вернуть.",
+  copy_invite: "Копировать ссылку", takeover: "Заменить ИИ", takeover_help: "Игрок ушёл: пусть за него играет ИИ",
+  move_log: "Ходы", last_moves: "Последние ходы:", keys_help: "Клавиши: 1–9, 0 — карта или ход с этим номером · H — подсказка · Esc — закрыть",
+  round_over: "Раунд {n} окончен", match_over: "Партия окончена", continue: "Дальше", close: "Закрыть",
+  back_to_lobby: "В лобби", join_title: "Присоединиться к партии", join: "Войти",
+  fatal_auth_failed: "Эта ссылка-приглашение не подходит к партии.", fatal_no_such_match: "Такой партии нет.",
+  fatal_spectators_disallowed: "В этой партии нельзя быть зрителем.",
+  fatal_unsupported_version: "Страница устарела: перезагрузите её.", fatal_corrupt: "Эту партию нельзя восстановить.",
+  waiting_for_move: "Ходит {name}…", match_totals: "Счёт партии",
+  your_hand: "Ваши карты", hidden_card: "закрытая карта",
+  verdict_win: "Вы выиграли партию, {score}!", verdict_lose: "Вы проиграли партию, {score}.",
+  verdict_draw: "Ничья, {score}.", verdict_wins: "{name} выигрывает партию, {score}.",
+  match_after_round: "Счёт после раунда {n}:", next_round_starts: "Следующий раунд начинает: {name}.",
+  card_of: "{rank} {suit}", joker: "Джокер", spy: "Шпион", spy_short: "Шп",
+  rank_2: "двойка", rank_3: "тройка", rank_4: "четвёрка", rank_5: "пятёрка", rank_6: "шестёрка", rank_7: "семёрка",
+  rank_8: "восьмёрка", rank_9: "девятка", rank_10: "десятка", rank_jack: "валет", rank_queen: "дама", rank_king: "король",
+  rank_ace: "туз",
+  suit_clubs: "треф", suit_diamonds: "бубен", suit_hearts: "червей", suit_spades: "пик",
+  colour_yellow: "жёлтая", colour_blue: "синяя", colour_white: "белая", colour_green: "зелёная", colour_red: "красная",
+  colour_purple: "фиолетовая", colour: "Цвет", wager_of: "{colour} — пари",
+  lc_known: "{card}: взята из сброса", lc_known_note: "(открыты: взяты из сброса)",
+  lc_expeditions_of: "Экспедиции: {who}", lc_col_score: "Экспедиция ({colour}): очки, если бы раунд кончился сейчас",
+  lc_round_so_far: "Очки этого раунда", lc_this_round: "раунд", lc_pile_title: "Сброс ({colour}), снизу вверх: {cards}",
+  lc_pile_empty: "Сброс ({colour}): пусто", lc_take_from: "Взять {card} из сброса ({colour})",
+  lc_banned: "В этот ход вы сбросили сюда ({colour}): брать отсюда нельзя (LC-4)",
+  lc_deck: "Колода: {n} карт", lc_draw_deck_n: "Взять из колоды (осталось {n})", lc_deck_label: "колода",
+  lc_phases: "Две фазы хода", lc_phase_play: "выложить или сбросить", lc_phase_draw: "взять",
+  lc_place: "Выложить {card} в экспедицию", lc_cannot_place: "{card} нельзя выложить: карта должна быть старше карт экспедиции (LC-3)",
+  lc_discard_title: "Сбросить {card}", lc_discard: "сброс",
+  lc_hand_help: "щелчок по карте — выложить, ↓ — сбросить", lc_hand_keys: "(клавиши 1–8; Shift+1–8 — сброс)",
+  lc_your_play: "Ваш ход: выложите карту в экспедицию или сбросьте одну.",
+  lc_your_draw: "Теперь возьмите карту: из колоды или верхнюю из сброса.",
+  lc_waiting_play: "{name} выкладывает или сбрасывает карту…", lc_waiting_draw: "{name} берёт карту…",
+  lc_ev_play: "выложил {card}", lc_ev_discard: "сбросил {card}", lc_ev_deck: "взял из колоды",
+  lc_ev_take: "взял {card} из сброса ({colour})", lc_ev_round_end: "раунд {n} окончен",
+  lc_hint_play: "выложить {card} в экспедицию", lc_hint_discard: "сбросить {card}", lc_hint_deck: "взять из колоды",
+  lc_hint_take: "взять {card} из сброса ({colour})", lc_round_total: "Очки за раунд",
+  lc_scoring_rule: "Экспедиция: (сумма карт − 20) × (1 + пари), +20 за 8 и более карт; нетронутый цвет — 0.",
+  rk_out_place: "вышел, {place}", rk_loser: "остался в Ранге", rk_drew_n: "взял {n}", rk_stock_n: "Колода: {n} карт",
+  rk_stock_label: "в колоде: {n}", rk_pile_n: "Куча: {n} карт", rk_pile_label: "в куче: {n}", rk_show_pile: "показать всю",
+  rk_anti_title: "Антиранг!", rk_anti_text: "Никто не мог сходить (объявил: {name}): каждый кладёт любую одну карту, пока кто-то не сможет ходить по правилам (RG-8).",
+  rk_pull_back: "{who} сбросил последнюю карту, но {by} смог сходить: {who} берёт {n} и возвращается в игру (RG-6).",
+  rk_pull_back_you: "Вы сбросили последнюю карту, но {by} смог сходить: вы берёте {n} и возвращаетесь в игру (RG-6).",
+  rk_out_by: "{who} вышел ({place}): {by} не смог сходить (RG-6).", rk_out_you: "Вы вышли ({place})! (RG-6)",
+  rk_chain: "{who} за этот ход:", rk_draw: "Взять карту", rk_pass: "Пас", rk_play_card: "Сходить {card}",
+  rk_you_out: "вы вышли ({place})",
+  rk_your_anti: "Антиранг: положите любую одну карту.",
+  rk_your_draw: "Сходить нечем: возьмите карту из колоды.", rk_your_pass: "Сходить нечем, колода пуста: пас.",
+  rk_your_more: "Продолжайте: карта на ранг выше или ниже, иначе того же ранга, иначе туз или король, иначе джокер.",
+  rk_your_play: "Ваш ход: карта на ранг выше или ниже {card} (иначе того же ранга, иначе Т или К, иначе джокер).",
+  rk_you_lose: "Вы остались в Ранге: поражение.", rk_you_safe: "Вы вышли! В Ранге остался: {name}.",
+  rk_loses: "{name} остаётся в Ранге и проигрывает.", rk_players_packs: "игроков: {n} · колод: {packs}",
+  rk_ev_play: "сходил {card}", rk_ev_drew_play: "взял карту и обязан ею сходить", rk_ev_drew_stuck: "взял карту (сходить нельзя)",
+  rk_ev_drew_card_play: "взял {card} и обязан ею сходить", rk_ev_drew_card_stuck: "взял {card} (сходить нельзя)",
+  rk_ev_pass: "пас", rk_n_pull: "{by} может сходить, поэтому {who} берёт {n} и возвращается в игру",
+  rk_n_out_by: "{by} не может сходить: {who} выходит ({place})", rk_n_out_stock: "колода пуста: {who} выходит ({place})",
+  rk_n_anti: "никто не может сходить: {who} объявляет Антиранг", rk_n_anti_over: "{who} может сходить: Антиранг окончен",
+  rk_n_lose: "{who} остаётся в Ранге и проигрывает",
+  rk_n_pull_you: "{by} может сходить, поэтому вы берёте {n} и возвращаетесь в игру",
+  rk_n_out_by_you: "{by} не может сходить: вы выходите ({place})", rk_n_out_stock_you: "колода пуста: вы выходите ({place})",
+  rk_n_anti_you: "никто не может сходить: вы объявляете Антиранг", rk_n_anti_over_you: "вы можете сходить: Антиранг окончен",
+  rk_n_lose_you: "вы остаётесь в Ранге и проигрываете",
+  rk_hint_play: "сходить {card}", rk_hint_draw: "взять карту", rk_hint_pass: "пас",
+  rk_order: "Вышли по порядку", rk_nobody_out: "Пока никто не вышел.", rk_still_in: "Ещё в игре:",
+  rk_rule_summary: "Последний, у кого остались карты, остаётся в Ранге и проигрывает; остальные получают 0.",
+  rk_moves_n: "Ходов: {n}.",
+  army_red: "Красная армия", army_black: "Чёрная армия", army_red_short: "Красные", army_black_short: "Чёрные",
+  lr_active_soldier: "Активный пропавший солдат: +2, если его спасут свои (LR-15)", lr_inactive_soldier: "Неактивный солдат: в этом раунде очков не даёт",
+  lr_trump_card: "Козырная карта (в этом раунде не играет)", lr_trump: "Козырь:", lr_active: "Активные солдаты:",
+  lr_spy_note: "Шпион всегда активен: +2 тому, кто его возьмёт. Солдаты не берут взяток.",
+  lr_round_pts: "(в раунде {n})", lr_target: "до {n} очков", lr_rounds_fixed: "раундов: {n}", lr_tiebreak: "дополнительный раунд",
+  lr_trick_of: "Взятка {n} из {of}", lr_tricks_won: "взяток: красные {red} · чёрные {black}", lr_void: "нет масти:",
+  lr_trick: "Взятка", lr_from_phantom: "из фантомной колоды", lr_won_by: "Взял: {name}", lr_no_winner: "Никто не взял: в сброс",
+  lr_led: "Ход в масть:", lr_first_lead: "первым ходит {card}", lr_other_choosing: "{name} вытянул две:",
+  lr_captured_n: "взято {n}", lr_no_soldiers: "солдат пока нет", lr_discarded: "В сбросе:",
+  lr_phantom_deck_n: "фантомная колода ({n})", lr_top: "верхняя карта", lr_face_up: "открыта (видна всем)",
+  lr_choose_title: "Вы вытянули две:", lr_choose_help: "сыграйте одну; другая ляжет открытой под фантомную колоду (LR-14)",
+  lr_play_card: "Сходить {card}", lr_partner_is: "· партнёр: {name} (напротив)", lr_draw_two: "Вытянуть две из фантомной колоды",
+  lr_your_choose: "Выберите, какую из двух вытянутых карт сыграть.",
+  lr_your_first_lead: "Вы начинаете первую взятку картой {card} (LR-6).",
+  lr_your_lead: "Ваш заход: любая карта (Шпион — только последней).",
+  lr_your_lead_2p: "Ваш заход: карта с руки или две из фантомной колоды.",
+  lr_your_follow: "Ваш ход: ходите в масть ({suit}), если можете.",
+  lr_your_follow_phantom: "Заходящий сыграл с руки: вы играете из фантомной колоды — вытяните две.",
+  lr_verdict_win: "Ваша армия победила, {score}!", lr_verdict_lose: "Победила {army}, {score}.",
+  lr_verdict_army: "Победила {army}, {score}.", lr_verdict_draw: "Ничья, {score}.",
+  lr_ev_play: "сходил {card}", lr_ev_phantom: "сходил {card} из фантомной колоды", lr_ev_draw_two: "вытянул две из фантомной колоды",
+  lr_n_wins_trick: "взятку берёт {name}", lr_n_you_win_trick: "вы берёте взятку", lr_top_first: "(верхняя — первая)", lr_n_no_winner: "никто не взял: взятка в сброс",
+  lr_n_round_end: "раунд {n} окончен: красные +{red}, чёрные +{black}", lr_n_match_won: "побеждает {army}",
+  lr_n_match_draw: "партия окончилась вничью",
+  lr_hint_play: "сходить {card}", lr_hint_phantom: "сыграть {card} (из вытянутых)", lr_hint_draw_two: "вытянуть две из фантомной колоды",
+  lr_round_points: "В этом раунде: красные {red}, чёрные {black}.", lr_next_round: "Следующий раунд сдаёт: {name}.",
+  lr_scoring_rule: "Каждый активный валет, спасённый своей армией: +2; Шпион: +2 тому, кто его взял.",
+  agent_easy: "Лёгкий", agent_medium: "Средний", agent_hard: "Сильный", agent_heuristic: "Эвристика", agent_random: "Случайный",
+  agent_ismcts: "ISMCTS (самый сильный, медленный)",
+  "title_lost-cities": "Затерянные города", "title_lost-ranks": "Пропавшие солдаты (Lost Ranks)", title_rank: "Ранг",
+};
+
+const DICT = { en: EN, ru: RU };
+const missing = new Set();
+window.__cardtableMissing = missing;
+
+function detect() {
+  const saved = localStorage.getItem(LANG_KEY);
+  if (LANGS.includes(saved)) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = String(l).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return "en";
+}
+
+export let lang = detect();
+document.documentElement.lang = lang;
+const listeners = [];
+
+export function onLangChange(fn) {
+  listeners.push(fn);
+}
+
+export function setLang(l) {
+  if (!LANGS.includes(l) || l === lang) return;
+  lang = l;
+  localStorage.setItem(LANG_KEY, l);
+  document.documentElement.lang = l;
+  for (const fn of listeners) fn(l);
+}
+
+function pluralIndex(n) {
+  if (lang === "ru") {
+    const a = Math.abs(n) % 100;
+    const b = a % 10;
+    if (a > 10 && a < 20) return 2;
+    if (b === 1) return 0;
+    if (b >= 2 && b <= 4) return 1;
+    return 2;
+  }
+  return n === 1 ? 0 : 1;
+}
+
+function template(key, params) {
+  let s = DICT[lang][key];
+  if (s === undefined) {
+    missing.add(`${lang}:${key}`);
+    s = EN[key];
+  }
+  if (s === undefined) return key;
+  if (Array.isArray(s)) s = s[Math.min(pluralIndex(Number(params && params.n) || 0), s.length - 1)];
+  return s;
+}
+
+/** The translation of `key` with {placeholders} filled from `params`. */
+export function t(key, params) {
+  const s = template(key, params);
+  if (!params) return s;
+  return s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined || params[k] === null ? m : String(params[k])));
+}
+
+/** Like t(), but params may be DOM nodes: returns a list of strings and nodes. */
+export function tn(key, params = {}) {
+  const s = template(key, params);
+  const out = [];
+  let last = 0;
+  s.replace(/\{(\w+)\}/g, (m, k, at) => {
+    if (at > last) out.push(s.slice(last, at));
+    const v = params[k];
+    out.push(v === undefined || v === null ? m : v instanceof Node ? v : String(v));
+    last = at + m.length;
+    return m;
+  });
+  if (last < s.length) out.push(s.slice(last));
+  return out;
+}
+
+export function ordinal(n) {
+  if (lang === "ru") return `${n}-й`;
+  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${s}`;
+}
+
+export function gameTitle(name) {
+  return name ? t(`title_${name}`) : "";
+}
+
+export function agentLabel(agent) {
+  if (!agent) return "";
+  const key = `agent_${agent}`;
+  return EN[key] === undefined ? agent : t(key);
+}
+
+export function langSwitch() {
+  return h("div.lang-switch", { role: "group", "aria-label": "Language / Язык" },
+    LANGS.map((l) => h("button", {
+      type: "button", "data-lang": l, "aria-pressed": String(l === lang), class: l === lang ? "active" : "",
+      onclick: () => setLang(l),
+    }, l === "en" ? "EN" : "RU")));
+}

@@ -1,0 +1,306 @@
+// The lobby: start a match (against the AI or with invited friends), resume your
+// matches (their seat tokens are kept in this browser), watch open matches.
+
+import { h, clear, api, myMatches, saveMatch, forgetMatch, getName, setName, copyText } from "./util.js";
+import { t, langSwitch, gameTitle, agentLabel } from "./i18n.js";
+
+const GAME_ORDER = ["lost-cities", "lost-ranks", "rank"];
+
+export function topbar(extra = []) {
+  return h("header.topbar", null,
+    h("a.brand", { href: "/", title: t("lobby") }, h("span.logo", { "aria-hidden": "true" }, "♠♥"), " cardtable"),
+    h("div.topbar-mid", null, extra),
+    langSwitch(),
+  );
+}
+
+function playerRange(game) {
+  if (game.name === "rank") return [2, 10];
+  if (game.name === "lost-ranks") return [2, 4];
+  return [game.num_players, game.num_players];
+}
+
+export class LobbyPage {
+  constructor(root) {
+    this.root = root;
+    this.games = null;
+    this.open = [];
+    this.infos = {};
+    this.error = null;
+    this.created = null; // the last created match with invites
+    this.form = { game: "lost-cities", config: {}, seats: null, listed: false };
+  }
+
+  async start() {
+    document.title = "cardtable";
+    this.render();
+    try {
+      this.games = await api("GET", "/api/games");
+      this.games.sort((a, b) => GAME_ORDER.indexOf(a.name) - GAME_ORDER.indexOf(b.name));
+    } catch (err) {
+      this.error = t("server_unreachable", { why: err.message });
+    }
+    this.selectGame(this.form.game);
+    this.render();
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), 15000);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  async refresh() {
+    try {
+      this.open = await api("GET", "/api/matches?status=active&limit=30");
+    } catch {
+      this.open = [];
+    }
+    const mine = Object.entries(myMatches()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 30);
+    await Promise.all(mine.map(async ([id]) => {
+      try {
+        this.infos[id] = await api("GET", `/api/matches/${encodeURIComponent(id)}`);
+      } catch (err) {
+        if (err.status === 404) this.infos[id] = { missing: true };
+      }
+    }));
+    this.render();
+  }
+
+  game() {
+    return (this.games || []).find((g) => g.name === this.form.game) || null;
+  }
+
+  selectGame(name) {
+    const game = (this.games || []).find((g) => g.name === name);
+    this.form.game = name;
+    if (!game) return;
+    this.form.config = { ...game.options };
+    if (name === "lost-cities") this.form.config.rounds = game.options.rounds ?? 3;
+    if (name === "rank") this.form.config.players = 2;
+    this.resizeSeats();
+  }
+
+  players() {
+    const game = this.game();
+    if (!game) return 2;
+    return this.form.config.players ?? game.num_players;
+  }
+
+  resizeSeats() {
+    const game = this.game();
+    const n = this.players();
+    const old = this.form.seats || [];
+    const seats = [{ kind: "human", me: true }];
+    for (let i = 1; i < n; i++) seats.push(old[i] && !old[i].me ? old[i] : { kind: "ai", agent: game ? game.default_agent : "heuristic" });
+    this.form.seats = seats;
+  }
+
+  async create() {
+    const game = this.game();
+    if (!game) return;
+    const name = getName() || t("player");
+    const seats = this.form.seats.map((s, i) =>
+      s.kind === "ai" ? { kind: "ai", agent: s.agent } : { kind: "human", name: i === 0 ? name : undefined });
+    this.error = null;
+    try {
+      const r = await api("POST", "/api/matches", {
+        game: game.name, config: this.form.config, seats, listed: this.form.listed,
+      });
+      const invites = {};
+      for (const s of r.seats) if (s.kind === "human" && s.seat !== 0) invites[s.seat] = s.invite;
+      saveMatch(r.match, {
+        token: r.seats[0].token, seat: 0, host: r.host_token, game: game.name, created: Date.now(), invites,
+      });
+      if (Object.keys(invites).length === 0) {
+        location.assign(`/play/${encodeURIComponent(r.match)}`);
+        return;
+      }
+      this.created = { id: r.match, invites, game: game.name };
+      this.render();
+      const panel = this.root.querySelector(".created");
+      if (panel) panel.scrollIntoView({ block: "nearest" });
+    } catch (err) {
+      this.error = t("create_failed", { why: err.message });
+      this.render();
+    }
+  }
+
+  render() {
+    const root = clear(this.root);
+    root.className = "page lobby-page";
+    root.append(topbar([h("h1.page-title", null, t("lobby"))]));
+    const main = h("main.lobby");
+    if (this.error) main.append(h("p.error", { role: "alert" }, this.error));
+    main.append(this.newMatchPanel());
+    if (this.created) main.append(this.invitePanel(this.created));
+    main.append(this.yoursPanel(), this.openPanel());
+    root.append(main);
+  }
+
+  newMatchPanel() {
+    const panel = h("section.panel.new-match", { "aria-labelledby": "new-title" }, h("h2#new-title", null, t("new_match")));
+    const nameInput = h("input#my-name", {
+      type: "text", maxlength: 40, value: getName(), placeholder: t("name_placeholder"), autocomplete: "nickname",
+      oninput: (e) => setName(e.target.value),
+    });
+    panel.append(h("label.field", null, h("span", null, t("your_name")), nameInput));
+    if (!this.games) {
+      panel.append(h("p.muted", null, t("loading")));
+      return panel;
+    }
+    const tiles = h("div.game-tiles", { role: "radiogroup", "aria-label": t("game") });
+    for (const g of this.games) {
+      const [lo, hi] = playerRange(g);
+      tiles.append(h("button.game-tile", {
+        type: "button", role: "radio", "aria-checked": String(g.name === this.form.game), "data-game": g.name,
+        class: g.name === this.form.game ? "active" : "",
+        onclick: () => { this.selectGame(g.name); this.render(); },
+      }, h("span.tile-title", null, gameTitle(g.name)),
+      h("span.tile-sub", null, lo === hi ? t("n_players", { n: lo }) : t("players_range", { lo, hi })),
+      h("span.tile-desc", null, t(`about_${g.name}`))));
+    }
+    panel.append(tiles);
+    panel.append(this.optionsFields());
+    panel.append(this.seatsFields());
+    panel.append(h("label.check", null,
+      h("input", { type: "checkbox", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }),
+      " ", t("listed")));
+    panel.append(h("div.actions", null,
+      h("button.primary#create", { type: "button", onclick: () => this.create() }, t("create_match"))));
+    return panel;
+  }
+
+  optionsFields() {
+    const g = this.game();
+    const box = h("div.options");
+    if (!g) return box;
+    const cfg = this.form.config;
+    const select = (key, values, label, fmt = String, after = null) => h("label.field", null, h("span", null, label),
+      h(`select#opt-${key}`, {
+        onchange: (e) => {
+          cfg[key] = Number(e.target.value);
+          if (after) after();
+          this.render();
+        },
+      }, values.map((v) => h("option", { value: v, selected: cfg[key] === v ? true : null }, fmt(v)))));
+    const check = (key, label) => h("label.check", null,
+      h("input", { type: "checkbox", id: `opt-${key}`, checked: Boolean(cfg[key]), onchange: (e) => { cfg[key] = e.target.checked; } }),
+      " ", label);
+    if (g.name === "lost-cities") {
+      box.append(select("colors", [5, 6], t("opt_colors"), (v) => (v === 6 ? t("colors_6") : t("colors_5"))));
+      box.append(select("rounds", [1, 2, 3, 4, 5], t("opt_rounds")));
+    } else if (g.name === "rank") {
+      box.append(select("players", [2, 3, 4, 5, 6, 7, 8, 9, 10], t("opt_players"), String, () => this.resizeSeats()));
+    } else if (g.name === "lost-ranks") {
+      box.append(select("players", [4, 2], t("opt_players"), (v) => (v === 2 ? t("lr_two") : t("lr_four")), () => this.resizeSeats()));
+      box.append(check("force_strength", t("opt_force_strength")));
+      box.append(check("longer_game", t("opt_longer_game")));
+    }
+    return box;
+  }
+
+  seatsFields() {
+    const g = this.game();
+    const box = h("fieldset.seats", null, h("legend", null, t("players")));
+    if (!g) return box;
+    const lr4 = g.name === "lost-ranks" && this.players() === 4;
+    this.form.seats.forEach((s, i) => {
+      const label = i === 0 ? t("seat_you", { n: i + 1 }) : t("seat_n", { n: i + 1 }) + (lr4 && i === 2 ? ` (${t("partner")})` : "");
+      const row = h("div.seat-row", { "data-seat": i }, h("span.seat-label", null, label));
+      if (i === 0) {
+        row.append(h("span.muted", null, t("human_you")));
+      } else {
+        const kind = h("select.seat-kind", {
+          "aria-label": `${label}: ${t("who_plays")}`,
+          onchange: (e) => { s.kind = e.target.value; this.render(); },
+        }, h("option", { value: "ai", selected: s.kind === "ai" ? true : null }, t("kind_ai")),
+        h("option", { value: "human", selected: s.kind === "human" ? true : null }, t("kind_human")));
+        row.append(kind);
+        if (s.kind === "ai") {
+          row.append(h("select.seat-agent", {
+            "aria-label": `${label}: ${t("ai_level")}`,
+            onchange: (e) => { s.agent = e.target.value; },
+          }, g.agents.map((a) => h("option", { value: a, selected: s.agent === a ? true : null }, agentLabel(a)))));
+        } else {
+          row.append(h("span.muted", null, t("gets_invite")));
+        }
+      }
+      box.append(row);
+    });
+    return box;
+  }
+
+  invitePanel(created) {
+    const panel = h("section.panel.created", { role: "status" }, h("h2", null, t("invites_title")),
+      h("p", null, t("invites_help")));
+    const list = h("ul.invites");
+    for (const [seat, url] of Object.entries(created.invites)) {
+      const input = h("input.invite-link", { type: "text", readonly: true, value: url, "data-seat": seat, onfocus: (e) => e.target.select() });
+      list.append(h("li", null, h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 })), input,
+        h("button", { type: "button", onclick: (e) => { copyText(url); e.target.textContent = t("copied"); } }, t("copy"))));
+    }
+    panel.append(list, h("div.actions", null,
+      h("a.button.primary#go-table", { href: `/play/${encodeURIComponent(created.id)}` }, t("go_to_table"))));
+    return panel;
+  }
+
+  yoursPanel() {
+    const panel = h("section.panel.yours", null, h("h2", null, t("your_matches")));
+    const mine = Object.entries(myMatches()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 30);
+    if (!mine.length) {
+      panel.append(h("p.muted", null, t("no_matches_yet")));
+      return panel;
+    }
+    const list = h("ul.match-list");
+    for (const [id, m] of mine) {
+      const info = this.infos[id];
+      if (info && info.missing) continue;
+      let status = t("loading");
+      let mineTurn = false;
+      if (info) {
+        if (info.status === "finished") status = t("finished");
+        else if (info.current_player === m.seat) { status = t("your_turn"); mineTurn = true; }
+        else status = t("waiting_for", { name: seatName(info, info.current_player) });
+      }
+      const who = info ? info.seats.filter((s) => s.seat !== m.seat).map((s) => seatName(info, s.seat)).join(", ") : "";
+      list.append(h("li", { class: mineTurn ? "mine-turn" : "" },
+        h("a.match-link", { href: `/play/${encodeURIComponent(id)}` },
+          h("b", null, gameTitle(m.game || (info && info.game) || "")), " ",
+          who ? h("span.muted", null, t("vs", { who })) : null),
+        h("span.match-status", null, status),
+        h("button.link", {
+          type: "button", title: t("forget_help"),
+          onclick: () => { forgetMatch(id); this.render(); },
+        }, t("forget"))));
+    }
+    panel.append(list);
+    return panel;
+  }
+
+  openPanel() {
+    const panel = h("section.panel.open", null, h("h2", null, t("open_matches")));
+    const mine = myMatches();
+    const others = this.open.filter((m) => !mine[m.id]);
+    if (!others.length) {
+      panel.append(h("p.muted", null, t("no_open_matches")));
+      return panel;
+    }
+    const list = h("ul.match-list");
+    for (const m of others) {
+      list.append(h("li", null, h("b", null, gameTitle(m.game)), " ",
+        h("span.muted", null, new Date(m.created * 1000).toLocaleTimeString()),
+        h("a.button", { href: `/play/${encodeURIComponent(m.id)}` }, t("watch"))));
+    }
+    panel.append(list);
+    return panel;
+  }
+}
+
+export function seatName(info, seat) {
+  const s = info.seats && info.seats[seat];
+  if (!s) return t("seat_n", { n: seat + 1 });
+  if (s.kind === "ai") return `${t("ai")} (${agentLabel(s.agent)})`;
+  if (!s.claimed) return t("seat_free", { n: seat + 1 });
+  return s.name;
+}

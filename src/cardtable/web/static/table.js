@@ -1,0 +1,456 @@
+// The table of one match: connection, shared chrome (turn box, players, hints,
+// move log, summaries, keyboard) and the game's own board (games/*.js).
+
+import { h, clear, myMatch, saveMatch, getName, setName, copyText } from "./util.js";
+import { t, gameTitle, agentLabel } from "./i18n.js";
+import { Connection } from "./net.js";
+import { topbar } from "./lobby.js";
+import lostCities from "./games/lost_cities.js";
+import rank from "./games/rank.js";
+import lostRanks from "./games/lost_ranks.js";
+
+const GAMES = { "lost-cities": lostCities, rank, "lost-ranks": lostRanks };
+const QUIET_ERRORS = new Set(["stale", "duplicate"]);
+
+/** The events of the log a player wants highlighted: what the others did since
+ * this seat's previous turn, plus this seat's moves of the turn in progress. */
+export function recentEvents(log, you) {
+  if (!log.length) return [];
+  if (you === null || you === undefined) return log.slice(-4);
+  const out = [];
+  let i = log.length - 1;
+  while (i >= 0 && log[i].seat === you) out.unshift(log[i--]);
+  while (i >= 0 && log[i].seat !== you) out.unshift(log[i--]);
+  return out.slice(-16);
+}
+
+function keyName(ev) {
+  const m = /^(?:Digit|Numpad)(\d)$/.exec(ev.code || "");
+  if (m) return (ev.shiftKey ? "S-" : "") + m[1];
+  if (ev.key && ev.key.length === 1) return ev.key.toLowerCase();
+  return ev.key || "";
+}
+
+export class TablePage {
+  constructor(root, matchId) {
+    this.root = root;
+    this.id = matchId;
+    this.conn = null;
+    this.you = null;
+    this.role = null;
+    this.match = null;
+    this.view = null;
+    this.legal = [];
+    this.log = [];
+    this.status = null;
+    this.result = null;
+    this.seq = -1;
+    this.hint = null;
+    this.hintBusy = false;
+    this.connStatus = "connecting";
+    this.fatal = null;
+    this.toast = null;
+    this.modal = null;
+    this.roundsSeen = null;
+    this.finishShown = false;
+    this.keys = {};
+    this.frame = 0;
+    this.onKey = (ev) => this.key(ev);
+  }
+
+  start() {
+    const frag = new URLSearchParams(location.hash.slice(1));
+    const token = frag.get("token");
+    let fresh = false;
+    if (token) {
+      const old = myMatch(this.id);
+      if (!old || old.token !== token) {
+        saveMatch(this.id, { token, seat: null, host: null, invites: {}, created: Date.now() });
+        fresh = true;
+      }
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    this.mine = myMatch(this.id);
+    document.addEventListener("keydown", this.onKey);
+    if (fresh && !getName()) {
+      this.askName = true;
+      this.render();
+      return;
+    }
+    this.connect();
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.onKey);
+    if (this.conn) this.conn.close();
+  }
+
+  connect(spectate = false) {
+    this.askName = false;
+    const token = spectate ? null : (this.mine && this.mine.token) || null;
+    this.conn = new Connection(this.id, token, getName(), (m) => this.onMessage(m), (s, d) => this.onStatus(s, d));
+    this.conn.open();
+    this.render();
+  }
+
+  onStatus(status, detail) {
+    this.connStatus = status;
+    if (status === "fatal") this.fatal = detail;
+    this.schedule();
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.you = msg.you;
+        this.role = msg.role;
+        if (msg.you !== null && this.mine) this.mine = saveMatch(this.id, { seat: msg.you });
+        break;
+      case "state":
+        this.match = msg.match;
+        this.status = msg.status;
+        this.view = msg.view;
+        this.legal = msg.legal || [];
+        this.log = msg.log || [];
+        this.result = msg.result;
+        this.seq = msg.seq;
+        if (this.mine && !this.mine.game) this.mine = saveMatch(this.id, { game: msg.match.game });
+        this.afterChange(true);
+        break;
+      case "update":
+        if (msg.seq !== this.conn.seq) break; // dropped by the connection (gap or old)
+        if (msg.event && !this.log.some((e) => e.seq === msg.event.seq)) this.log.push(msg.event);
+        this.status = msg.status;
+        this.view = msg.view;
+        this.legal = msg.legal || [];
+        if ("result" in msg) this.result = msg.result;
+        this.seq = msg.seq;
+        if (this.match) {
+          this.match.seq = msg.seq;
+          this.match.status = msg.status;
+          this.match.current_player = msg.status === "finished" ? null : msg.view.current_player;
+        }
+        this.afterChange(false);
+        break;
+      case "seats":
+        if (this.match) this.match.seats = msg.seats;
+        break;
+      case "hint":
+        this.hintBusy = false;
+        if (msg.seq === this.seq) this.hint = msg;
+        break;
+      case "error":
+        if (msg.code === "not_your_turn" || msg.code === "hints_off") this.hintBusy = false;
+        if (!QUIET_ERRORS.has(msg.code)) this.showToast(msg.message || msg.code);
+        break;
+      default:
+        break;
+    }
+    this.schedule();
+  }
+
+  afterChange(full) {
+    if (this.hint && this.hint.seq !== this.seq) this.hint = null;
+    const game = GAMES[this.match && this.match.game];
+    if (!game) return;
+    const rounds = game.roundsDone ? game.roundsDone(this.view) : 0;
+    if (this.roundsSeen === null || full) {
+      if (this.roundsSeen !== null && rounds > this.roundsSeen && this.status !== "finished") {
+        this.modal = { kind: "round", index: rounds - 1 };
+      }
+      this.roundsSeen = rounds;
+    } else if (rounds > this.roundsSeen) {
+      this.roundsSeen = rounds;
+      if (this.status !== "finished") this.modal = { kind: "round", index: rounds - 1 };
+    }
+    if (this.status === "finished" && !this.finishShown) {
+      this.finishShown = true;
+      this.modal = { kind: "match" };
+    }
+  }
+
+  showToast(text) {
+    this.toast = text;
+    clearTimeout(this.toastTimer);
+    this.toastTimer = setTimeout(() => {
+      this.toast = null;
+      this.schedule();
+    }, 5000);
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  // --- actions ---------------------------------------------------------------
+  myTurn() {
+    return this.you !== null && this.status === "active" && this.legal.length > 0;
+  }
+
+  act(action) {
+    if (!this.myTurn() || !this.legal.some((l) => l.action === action)) return;
+    if (this.conn.move(action)) {
+      this.hint = null;
+      this.render();
+    }
+  }
+
+  askHint() {
+    if (!this.myTurn() || this.hintBusy) return;
+    this.hintBusy = true;
+    this.conn.send({ type: "hint" });
+    this.render();
+  }
+
+  key(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const name = keyName(ev);
+    if (name === "Escape" && this.modal) {
+      this.modal = null;
+      this.render();
+      return;
+    }
+    if (name === "h" && this.canHint()) {
+      ev.preventDefault();
+      this.askHint();
+      return;
+    }
+    const action = this.keys[name];
+    if (action !== undefined) {
+      ev.preventDefault();
+      this.act(action);
+    }
+  }
+
+  canHint() {
+    return Boolean(this.match && this.match.hints && this.you !== null && this.mySeat() && this.mySeat().kind === "human");
+  }
+
+  mySeat() {
+    return this.match && this.you !== null ? this.match.seats[this.you] : null;
+  }
+
+  seatName(seat, { you = true } = {}) {
+    if (seat === null || seat === undefined) return "";
+    if (you && seat === this.you) return t("you");
+    const s = this.match && this.match.seats[seat];
+    if (!s) return t("seat_n", { n: seat + 1 });
+    if (s.kind === "ai" && (!s.name || s.name === s.agent)) return `${t("ai")} ${seat + 1}`;
+    if (!s.claimed && s.kind === "human") return t("seat_free", { n: seat + 1 });
+    return s.name || t("seat_n", { n: seat + 1 });
+  }
+
+  context() {
+    const legalByMove = new Map(this.legal.map((l) => [l.move, l.action]));
+    const keys = {};
+    const pending = Boolean(this.conn && this.conn.pendingMove !== null);
+    return {
+      page: this,
+      game: this.match.game,
+      match: this.match,
+      view: this.view,
+      legal: this.legal,
+      legalByMove,
+      you: this.you,
+      me: this.you === null ? 0 : this.you,
+      spectator: this.you === null,
+      myTurn: this.myTurn() && !pending,
+      pending,
+      status: this.status,
+      result: this.result,
+      log: this.log,
+      recent: recentEvents(this.log, this.you),
+      hint: this.hint && this.hint.seq === this.seq ? this.hint : null,
+      keys,
+      name: (seat, opts) => this.seatName(seat, opts),
+      act: (action) => this.act(action),
+      rerender: () => this.render(),
+    };
+  }
+
+  // --- rendering ---------------------------------------------------------------
+  render() {
+    const root = clear(this.root);
+    const game = this.match && GAMES[this.match.game];
+    root.className = `page table-page${game ? ` game-${this.match.game}` : ""}`;
+    document.body.dataset.seq = String(this.seq);
+    document.body.dataset.status = this.status || "";
+    document.body.dataset.conn = this.connStatus;
+    if (this.askName) {
+      root.append(topbar(), this.joinForm());
+      return;
+    }
+    if (this.fatal) {
+      root.append(topbar(), this.fatalPanel());
+      return;
+    }
+    if (!this.match || !this.view || !game) {
+      root.append(topbar(), h("main.loading", null, h("p", null, t("connecting"))));
+      return;
+    }
+    const ctx = this.context();
+    document.body.dataset.turn = this.status === "finished" ? "over" : (ctx.myTurn ? "me" : "other");
+    document.body.dataset.pending = String(ctx.pending);
+    document.title = `${this.myTurn() ? "● " : ""}${gameTitle(this.match.game)} — cardtable`;
+    const board = game.board(ctx);
+    this.keys = ctx.keys;
+    root.append(topbar([
+      h("h1.page-title", null, gameTitle(this.match.game)),
+      h("div.scoreline", null, game.scoreline(ctx)),
+      this.connBadge(),
+    ]));
+    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), board);
+    root.append(h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)));
+    if (this.toast) root.append(h("div.toast", { role: "alert" }, this.toast));
+    if (this.modal) root.append(this.modalBox(ctx, game));
+    const log = root.querySelector(".log-list");
+    if (log) log.scrollTop = log.scrollHeight;
+  }
+
+  connBadge() {
+    const s = this.connStatus;
+    return h(`span.conn.conn-${s}`, { title: t(`conn_${s}`), role: "status" },
+      h("span.dot", { "aria-hidden": "true" }), h("span.conn-text", null, t(`conn_${s}`)));
+  }
+
+  turnBox(ctx, game) {
+    const box = h("div.turnbox", { role: "status", "aria-live": "polite" });
+    if (ctx.spectator) box.append(h("span.tag", null, t("watching")), " ");
+    const seat = this.mySeat();
+    if (seat && seat.kind === "ai" && this.status === "active") {
+      box.classList.add("ai-seat");
+      box.append(h("span", null, t("ai_plays_for_you")), " ",
+        h("button#reclaim", { type: "button", onclick: () => this.conn.send({ type: "reclaim" }) }, t("reclaim")));
+      return box;
+    }
+    if (ctx.myTurn || (this.myTurn() && ctx.pending)) box.classList.add("mine");
+    box.append(h("span.turn-text", null, game.status(ctx)));
+    if (ctx.pending) box.append(h("span.spinner", { "aria-hidden": "true" }));
+    return box;
+  }
+
+  sidePanel(ctx, game) {
+    const side = h("aside.side");
+    const tools = h("div.tools");
+    if (this.canHint() && this.status === "active") {
+      tools.append(h("button#hint", {
+        type: "button", disabled: !this.myTurn() || this.hintBusy ? true : null,
+        title: t("hint_help"), onclick: () => this.askHint(),
+      }, this.hintBusy ? t("thinking") : t("hint"), h("kbd", null, "H")));
+    }
+    if (game.extraTools) tools.append(...game.extraTools(ctx));
+    tools.append(h("button#scores", { type: "button", onclick: () => { this.modal = { kind: "scores" }; this.render(); } },
+      t("scores")));
+    const seat = this.mySeat();
+    if (seat && seat.kind === "human" && this.status === "active") {
+      tools.append(h("button.quiet#leave", {
+        type: "button", title: t("leave_help"),
+        onclick: () => { if (confirm(t("leave_confirm"))) this.conn.send({ type: "leave" }); },
+      }, t("leave")));
+    }
+    side.append(tools);
+    if (ctx.hint) {
+      side.append(h("div.hintbox", { role: "status" }, h("b", null, t("hint_says")), " ",
+        game.describeMove(ctx.hint.move, ctx, this.you)));
+    }
+    side.append(this.playersBox(ctx, game));
+    side.append(this.logBox(ctx, game));
+    side.append(h("p.keys-help.muted", null, t("keys_help")));
+    return side;
+  }
+
+  playersBox(ctx, game) {
+    const box = h("section.players", null, h("h2", null, t("players")));
+    const list = h("ul");
+    const invites = (this.mine && this.mine.invites) || {};
+    for (const s of this.match.seats) {
+      const li = h("li", { "data-seat": s.seat, class: [
+        s.seat === this.view.current_player && this.status === "active" ? "to-move" : "",
+        s.seat === this.you ? "me" : ""].filter(Boolean).join(" ") });
+      li.append(h(`span.dot${s.kind === "ai" || s.connected ? ".on" : ""}`, {
+        title: s.kind === "ai" ? t("ai") : (s.connected ? t("online") : t("offline")), "aria-hidden": "true" }));
+      li.append(h("span.pname", null, this.seatName(s.seat, { you: false })));
+      if (s.seat === this.you) li.append(h("span.tag", null, t("you")));
+      if (s.kind === "ai") li.append(h("span.tag.ai", null, `${t("ai")}: ${agentLabel(s.agent)}`));
+      if (game.seatExtra) li.append(game.seatExtra(ctx, s.seat));
+      if (s.seat === this.view.current_player && this.status === "active") li.append(h("span.arrow", { title: t("to_move") }, "◀"));
+      if (s.kind === "human" && !s.claimed && invites[s.seat]) {
+        const url = invites[s.seat];
+        li.append(h("button.small", { type: "button", title: url, onclick: (e) => { copyText(url); e.target.textContent = t("copied"); } },
+          t("copy_invite")));
+      } else if (s.kind === "human" && s.claimed && !s.connected && this.you !== null && s.seat !== this.you && this.status === "active") {
+        li.append(h("button.small", { type: "button", title: t("takeover_help"),
+          onclick: () => this.conn.send({ type: "takeover", seat: s.seat }) }, t("takeover")));
+      }
+      list.append(li);
+    }
+    box.append(list);
+    return box;
+  }
+
+  logBox(ctx, game) {
+    const details = h("details.logbox", { open: window.innerWidth > 820 ? true : null },
+      h("summary", null, t("move_log"), h("span.muted", null, ` (${this.log.length})`)));
+    const list = h("ol.log-list", { "data-history": "log" });
+    const recent = new Set(ctx.recent.map((e) => e.seq));
+    for (const e of this.log.slice(-300)) {
+      list.append(h("li", { class: recent.has(e.seq) ? "is-recent" : "", "data-seq": e.seq },
+        h("span.who", null, this.seatName(e.seat)), " ", game.describe(e, ctx)));
+    }
+    details.append(list);
+    return details;
+  }
+
+  modalBox(ctx, game) {
+    const close = () => { this.modal = null; this.render(); };
+    let title;
+    let body;
+    if (this.modal.kind === "round") {
+      title = t("round_over", { n: this.modal.index + 1 });
+      body = game.roundSummary(ctx, this.modal.index);
+    } else if (this.modal.kind === "match") {
+      title = t("match_over");
+      body = game.matchSummary(ctx);
+    } else {
+      title = t("scores");
+      body = game.scoresTable(ctx);
+    }
+    const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title },
+      h("h2", null, title), body,
+      h("div.actions", null,
+        this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
+        h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
+    return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
+  }
+
+  joinForm() {
+    const input = h("input#join-name", { type: "text", maxlength: 40, placeholder: t("name_placeholder"), autocomplete: "nickname" });
+    const go = () => {
+      setName(input.value || t("player"));
+      this.connect();
+    };
+    input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
+    setTimeout(() => input.focus(), 0);
+    return h("main.lobby", null, h("section.panel.join", null, h("h2", null, t("join_title")),
+      h("label.field", null, h("span", null, t("your_name")), input),
+      h("div.actions", null, h("button.primary#join", { type: "button", onclick: go }, t("join")))));
+  }
+
+  fatalPanel() {
+    const code = this.fatal.code;
+    const panel = h("section.panel.fatal", { role: "alert" }, h("h2", null, t(`fatal_${code}`) || code),
+      h("p", null, this.fatal.message || ""));
+    const actions = h("div.actions", null, h("a.button", { href: "/" }, t("back_to_lobby")));
+    if (code === "auth_failed") {
+      actions.append(h("button", { type: "button", onclick: () => { this.fatal = null; this.connect(true); } }, t("watch")));
+    }
+    panel.append(actions);
+    return h("main.lobby", null, panel);
+  }
+}

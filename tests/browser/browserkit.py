@@ -1,0 +1,188 @@
+"""Kit of the browser tests: a live server (the FastAPI app plus the web UI) in a
+thread, Chromium through Playwright, and the check that no page ever shows a card
+its player has not been shown."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from cardtable.server.app import create_app
+from cardtable.web import mount
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+TOKEN = re.compile(r"[0-9A-Za-z]+")
+
+
+class LiveServer:
+    """``with LiveServer(db_url) as srv:`` — the app with the UI mounted, on 127.0.0.1."""
+
+    def __init__(self, db_url: str, **options: Any) -> None:
+        self.app = create_app(db_url, **options)
+        mount(self.app)
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_per_message_deflate=False)
+        self.server = uvicorn.Server(config)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.http = httpx.Client(base_url=self.base, timeout=10)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self.server.serve(sockets=[self.sock]))
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.01)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.http.close()
+        self.server.should_exit = True
+        self.thread.join(15)
+        self.sock.close()
+
+    def create(self, game: str, config: dict[str, Any], seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        r = self.http.post("/api/matches", json={"game": game, "config": config, "seats": seats, **extra})
+        assert r.status_code == 201, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def snapshot(self, match_id: str) -> tuple[int, list[dict[str, Any]], list[str], bool]:
+        """The true state of a match, read on the server's loop under the match lock:
+        ``(seq, seat views, seat view JSON texts, finished)``."""
+
+        async def op() -> tuple[int, list[dict[str, Any]], list[str], bool]:
+            room = await self.app.state.rooms.get(match_id)
+            async with room.lock:
+                n = room.game.num_players
+                texts = [room.view(s)[1] for s in range(n)]
+                return room.seq, [json.loads(x) for x in texts], texts, room.finished
+
+        return asyncio.run_coroutine_threadsafe(op(), self.loop).result(10)
+
+
+def secret_cards(views: list[dict[str, Any]], texts: list[str], seat: int | None) -> set[str]:
+    """Cards other seats hold (hands, hidden phantom cards, a private drawn pair) that
+    ``seat``'s view does not show (``seat`` None: a spectator, nothing private is shown)."""
+    hidden: set[str] = set()
+    for other, v in enumerate(views):
+        if other == seat:
+            continue
+        cards = list(v.get("hand") or [])
+        phantoms = v.get("phantoms")
+        if phantoms:
+            ups = v["phantom_face_up"][other]
+            cards += [c for c, up in zip(phantoms[other], ups) if c and not up]
+        drawn = v.get("drawn")
+        if isinstance(drawn, dict) and drawn.get("player") == other:
+            cards += [c for c, up in zip(drawn["cards"], drawn["face_up"]) if c and not up]
+        hidden.update(cards)
+    mine = texts[seat] if seat is not None else ""
+    return {c for c in hidden if f'"{c}"' not in mine}
+
+
+def shown_cards(text: str) -> set[str]:
+    """Every card name that appears as a JSON string in a view text."""
+    return {m for m in re.findall(r'"([0-9A-Za-z]{2,3})"', text)}
+
+
+PAGE_CARDS_JS = """() => {
+  const out = {board: [], history: [], html: document.documentElement.outerHTML};
+  for (const e of document.querySelectorAll('[data-card]')) {
+    (e.closest('[data-history]') ? out.history : out.board).push(e.dataset.card);
+  }
+  return out;
+}"""
+
+
+class LeakChecker:
+    """After every step: the page shows no card face of another seat.
+
+    * every card face on the board (outside ``[data-history]`` parts such as the
+      move log) is in the seat's *current* view;
+    * every card face in the history parts was shown to the seat at some point;
+    * no card that another seat holds unseen appears anywhere in the page's HTML
+      as a whole word (attributes and text), unless the seat was shown it before.
+    """
+
+    def __init__(self, server: LiveServer, match_id: str, seat: int | None) -> None:
+        self.server = server
+        self.match_id = match_id
+        self.seat = seat
+        self.ever: set[str] = set()
+        self.checks = 0
+
+    def check(self, page: Any, timeout: float = 10.0) -> int:
+        deadline = time.monotonic() + timeout
+        while True:
+            seq, views, texts, _ = self.server.snapshot(self.match_id)
+            page_seq = page.evaluate("() => document.body.dataset.seq")
+            if page_seq == str(seq):
+                found = page.evaluate(PAGE_CARDS_JS)
+                seq2, views2, texts2, _ = self.server.snapshot(self.match_id)
+                if seq2 == seq:
+                    break
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page shows seq {page_seq}, the server is at {seq}")
+            time.sleep(0.03)
+        mine = texts[self.seat] if self.seat is not None else _public_text(views)
+        now = shown_cards(mine)
+        self.ever |= now
+        bad_board = sorted(set(found["board"]) - now)
+        assert not bad_board, f"seq {seq}: the board shows {bad_board}, not in seat {self.seat}'s view"
+        bad_history = sorted(set(found["history"]) - self.ever)
+        assert not bad_history, f"seq {seq}: the log shows {bad_history}, never shown to seat {self.seat}"
+        secret = secret_cards(views, texts, self.seat) - self.ever
+        html = found["html"]
+        words = set(TOKEN.findall(html))
+        leaked = sorted(secret & words)
+        assert not leaked, f"seq {seq}: the page contains hidden cards {leaked} of other seats"
+        self.checks += 1
+        return seq
+
+
+def _public_text(views: list[dict[str, Any]]) -> str:
+    # a spectator is shown what every seat is shown
+    texts = [json.dumps(v) for v in views]
+    common = set.intersection(*(shown_cards(t) for t in texts))
+    return json.dumps(sorted(common))
+
+
+def wait_seq(page: Any, seq: int, timeout: float = 10_000) -> None:
+    page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}", timeout=timeout)
+
+
+def screenshot(page: Any, name: str, size: dict[str, int]) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = Path(f"{name}.png") if name.startswith("/") else SCREENSHOTS / f"{name}.png"
+    page.set_viewport_size(size)
+    page.wait_for_timeout(150)
+    page.screenshot(path=str(path), full_page=True)
+    return path

@@ -1,0 +1,33 @@
+"""Fixtures of the browser tests: one live server and one headless Chromium per module."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+from browserkit import CHROMIUM, CHROMIUM_ARGS, LiveServer  # noqa: E402
+
+if not CHROMIUM.exists():
+    pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM}", allow_module_level=True)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    db: Path = tmp_path_factory.mktemp("browser-db") / "cardtable.db"
+    with LiveServer(f"sqlite:///{db}", ai_delay=0.02, takeover_grace=1.0) as srv:
+        yield srv
