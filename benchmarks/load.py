@@ -265,6 +265,10 @@ def main() -> None:
         w.join()
     wall = time.monotonic() - wall0
     cpu = (cpu_seconds(proc.pid) - cpu0) if proc else float("nan")
+    try:
+        health = httpx.get(base + "/api/health", timeout=10).json()
+    except Exception:  # noqa: BLE001
+        health = {}
     if proc is not None:
         proc.send_signal(signal.SIGINT)
         try:
@@ -287,6 +291,10 @@ def main() -> None:
           f"p99 {percentile(lat, 99) * ms:.1f}  max {max(lat, default=float('nan')) * ms:.1f}  "
           f"mean {statistics.fmean(lat) * ms if lat else float('nan'):.1f}")
     print(f"move -> ack latency (ms): p50 {percentile(ack, 50) * ms:.1f}  p99 {percentile(ack, 99) * ms:.1f}")
+    if "move_ms_p50" in health:
+        print(f"inside the server (message read -> updates queued, last {health['recent']} moves, ms): "
+              f"p50 {health['move_ms_p50']}  p90 {health['move_ms_p90']}  p99 {health['move_ms_p99']}  "
+              f"max {health['move_ms_max']}")
     print(f"errors: {sum(errors.values())} {errors if errors else ''}")
     if proc is not None:
         print(f"server CPU: {cpu:.1f} s over {wall:.0f} s wall ({100 * cpu / wall:.0f} % of one core), "

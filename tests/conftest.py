@@ -1,4 +1,7 @@
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+# Test helper modules (conformance, srvkit, browserkit, golden) are imported by name.
+_HERE = Path(__file__).parent
+for _folder in (_HERE, _HERE / "server", _HERE / "browser"):
+    sys.path.insert(0, str(_folder))

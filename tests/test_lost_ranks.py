@@ -53,6 +53,7 @@ def deal(
     piles = {q: cards((phantoms or {}).get(q, "")) for q in range(players)} if players == 2 else {}
     used = {c for h in held.values() for c in h} | {c for p in piles.values() for c in p} | {parse_french(trump)}
     rest = [c for c in range(53) if c not in used]
+    assert len(used) + len(rest) == 53 and sum(map(len, held.values())) + sum(map(len, piles.values())) + 1 == len(used)
     targets = [(held[q], size) for q in range(players)] + [(piles[q], 9) for q in piles]
     while rest:  # round-robin over whoever still needs cards
         for pile, want in targets:
@@ -233,7 +234,7 @@ def test_lr8_leading_the_spy_only_as_last_card_and_jacks_may_lead() -> None:
 
 def _run_spy_to_last(state: LostRanksState, holder: int) -> None:
     """Let ``holder`` win every trick with its trumps until only the Spy remains."""
-    while state.view(holder)["hand"] != ["JK"]:
+    while state.view(holder)["hand"] != ["JK"] or state.current_player() != holder:
         seat = state.current_player()
         legal = state.legal_actions()
         choice = max(legal) if seat == holder else min(legal)
@@ -304,7 +305,7 @@ def _two_player_spy_scenario() -> LostRanksState:
     """2 players, trump 2S.  Seat 0 leads AH, then leads its phantom (all high spades, the
     Spy last) nine times; seat 1 (no spade) answers from its hand.  Ends with the Spy led."""
     t = deal(
-        {0: "AH", 1: "2H 3H 4H 5H 6H 7H 8H 9H 10H 2C 3C 4C 5C 6C 7C 8C 9C"},
+        {0: "AH", 1: "2H 3H 4H 6H 7H 8H 9H 10H QH 2C 3C 4C 5C 6C 7C 8C 9C"},
         "2S",
         players=2,
         phantoms={0: "AS KS QS 10S 9S 8S 7S 6S JK", 1: "JH 5H 2D 3D 4D 5D 6D 7D 8D"},

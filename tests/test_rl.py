@@ -211,14 +211,12 @@ def test_gymnasium_full_episode_against_named_agents() -> None:
 
 SPIEL_VARIANTS = [
     ("lost-cities", {"rounds": 1}),
-    ("lost-cities", {"rounds": 1, "colors": 6}),
-    ("lost-ranks", {"players": 4}),
+    ("lost-ranks", {"players": 4, "force_strength": True}),
     ("lost-ranks", {"players": 2}),
-    ("lost-ranks", {"players": 2, "force_strength": True, "longer_game": True}),
     ("rank", {"players": 2}),
-    ("rank", {"players": 5}),
-    ("rank", {"players": 10}),
+    ("rank", {"players": 6}),
 ]
+"""Short variants (the PettingZoo, Gymnasium and leak tests cover every variant)."""
 
 
 def test_openspiel_games_are_registered() -> None:
@@ -306,24 +304,22 @@ def test_openspiel_ismcts_plays_a_full_game(name: str, opts: dict[str, Any]) -> 
 
     game = cos.load(name, **opts)
     rs = np.random.RandomState(0)
-    bots = [
-        ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
-                         uct_c=2.0, max_simulations=4, random_state=rs)
-        for _ in range(game.num_players())
-    ]
+    bot = ismcts.ISMCTSBot(game=game, evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rs),
+                           uct_c=2.0, max_simulations=4, random_state=rs)
     rng = random.Random(0)
-    for bot in bots:
-        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, rng.random))
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(int(rs.randint(256)))
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
+        elif state.current_player() == 0:  # IS-MCTS (searching through resample_from_infostate)
+            state.apply_action(bot.step(state))
             decisions += 1
+        else:  # the other seats play at random, to keep the test short
+            state.apply_action(int(rs.choice(state.legal_actions())))
     returns = state.returns()
-    assert decisions > 10 and len(returns) == game.num_players()
+    assert decisions > 5 and len(returns) == game.num_players()
     assert sum(returns) == game.utility_sum()
 
 
@@ -335,3 +331,20 @@ def test_training_example_smoke_run() -> None:
     out = subprocess.run([sys.executable, str(script), "--seconds", "2", "--eval", "4", "--batch", "2"],
                          capture_output=True, text=True, timeout=120, check=True).stdout
     assert "win rate vs random" in out
+
+
+# --- documentation ----------------------------------------------------------------
+
+DOCUMENTED = [("lost-cities", {}), ("rank", {"players": 4}), ("lost-ranks", {"players": 2}),
+              ("lost-ranks", {"players": 4})]
+
+
+def test_docs_tables_match_the_code() -> None:
+    doc = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    for name, opts in DOCUMENTED:
+        assert encoder_for(name, **opts).describe() in doc, f"docs/rl.md: layout of {name} {opts} is stale"
+    for name, opts in VARIANTS:
+        enc = encoder_for(name, **opts)
+        o = ", ".join(f"{k}={v}" for k, v in opts.items()) or "(defaults)"
+        row = f"| {name} | {o} | {enc.num_actions} | {enc.observation_shape[0]} | {enc.information_state_shape[0]} |"
+        assert row in doc, f"docs/rl.md: shapes row missing or stale: {row}"

@@ -103,6 +103,12 @@ def test_forced_win_is_found() -> None:
     assert state.is_terminal() and state.returns()[me] == 1.0
 
 
+def test_forced_win_flat_monte_carlo() -> None:
+    state = _last_draw_position()
+    stats = search(Observation.of(state), SearchParams(iterations=200, mode="pimc", prior=False), seed=2)
+    assert state.action_to_string(stats.choose()) == "play Y10"
+
+
 def test_forced_win_values() -> None:
     state = _last_draw_position()
     stats = search(Observation.of(state), SearchParams(iterations=400, prior=False), seed=5)
@@ -163,6 +169,16 @@ def test_iteration_budget_is_deterministic(name: str, options: dict[str, object]
     assert one.visits == two.visits
     assert sum(one.visits.values()) == 50
     assert set(one.visits) == set(obs.legal_actions)
+
+
+@pytest.mark.parametrize("name,options", GAMES[::2])
+def test_flat_monte_carlo_is_deterministic(name: str, options: dict[str, object]) -> None:
+    state = _decision_point(name, options, seed=6, moves=10)
+    obs = Observation.of(state)
+    params = SearchParams(iterations=60, mode="pimc")
+    one, two = search(obs, params, seed=3), search(obs, params, seed=3)
+    assert one.visits == two.visits and one.value_sums == two.value_sums
+    assert one.choose() in obs.legal_actions
 
 
 def test_time_budget_is_respected() -> None:
@@ -246,13 +262,13 @@ def _arena_app() -> typer.Typer:
 def test_arena_smoke(tmp_path: Path, jobs: int) -> None:
     out = tmp_path / "arena.json"
     result = CliRunner().invoke(_arena_app(), [
-        "lost-ranks", "--players", "2", "--agents", "ismcts:iterations=10,heuristic", "--games", "2",
+        "rank", "--players", "3", "--agents", "ismcts:iterations=10,heuristic", "--games", "2",
         "--jobs", str(jobs), "--seed", "3", "--json", str(out),
     ])
     assert result.exit_code == 0, result.output
     assert "decision times" in result.output and "win %" in result.output
     data = json.loads(out.read_text())
-    assert data["matches"] == 2 and data["game"] == "lost-ranks"
+    assert data["matches"] == 2 and data["game"] == "rank"
     assert [e["agent"] for e in data["entries"]] == ["ismcts:iterations=10", "heuristic"]
     assert all(e["decision_ms"]["count"] > 0 for e in data["entries"])
     assert data["command"]["games"] == 2

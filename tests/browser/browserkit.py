@@ -77,15 +77,37 @@ class LiveServer:
     def snapshot(self, match_id: str) -> tuple[int, list[dict[str, Any]], list[str], bool]:
         """The true state of a match, read on the server's loop under the match lock:
         ``(seq, seat views, seat view JSON texts, finished)``."""
+        seq, views, texts, finished, _ = self.truth(match_id)
+        return seq, views, texts, finished
 
-        async def op() -> tuple[int, list[dict[str, Any]], list[str], bool]:
+    def truth(self, match_id: str) -> tuple[int, list[dict[str, Any]], list[str], bool, list[str]]:
+        """:meth:`snapshot` plus the legal moves (texts) of the seat to move.  The
+        texts list has one more entry than there are seats: the public view."""
+
+        async def op() -> tuple[int, list[dict[str, Any]], list[str], bool, list[str]]:
             room = await self.app.state.rooms.get(match_id)
             async with room.lock:
                 n = room.game.num_players
-                texts = [room.view(s)[1] for s in range(n)]
-                return room.seq, [json.loads(x) for x in texts], texts, room.finished
+                texts = [room.view(s)[1] for s in range(n)] + [room.view(None)[1]]
+                legal = [] if room.finished else [
+                    room.state.action_to_string(a) for a in room.state.legal_actions()]
+                return room.seq, [json.loads(x) for x in texts[:n]], texts, room.finished, legal
 
         return asyncio.run_coroutine_threadsafe(op(), self.loop).result(10)
+
+    def ever_shown(self, match_id: str, seat: int | None) -> set[str]:
+        """Every card shown to ``seat`` (None: the public) in any state of the match so far."""
+
+        async def op() -> list[dict[str, Any]]:
+            room = await self.app.state.rooms.get(match_id)
+            steps: list[dict[str, Any]] = await asyncio.to_thread(room.replay_steps, seat)
+            return steps
+
+        steps = asyncio.run_coroutine_threadsafe(op(), self.loop).result(30)
+        out: set[str] = set()
+        for step in steps:
+            out |= shown_cards(json.dumps(step["view"]))
+        return out
 
 
 def secret_cards(views: list[dict[str, Any]], texts: list[str], seat: int | None) -> set[str]:
@@ -104,7 +126,7 @@ def secret_cards(views: list[dict[str, Any]], texts: list[str], seat: int | None
         if isinstance(drawn, dict) and drawn.get("player") == other:
             cards += [c for c, up in zip(drawn["cards"], drawn["face_up"]) if c and not up]
         hidden.update(cards)
-    mine = texts[seat] if seat is not None else ""
+    mine = texts[seat] if seat is not None else texts[len(views)] if len(texts) > len(views) else ""
     return {c for c in hidden if f'"{c}"' not in mine}
 
 
@@ -136,7 +158,8 @@ class LeakChecker:
         self.server = server
         self.match_id = match_id
         self.seat = seat
-        self.ever: set[str] = set()
+        # what was shown before this checker started (a page that joins mid-match)
+        self.ever: set[str] = server.ever_shown(match_id, seat)
         self.checks = 0
 
     def check(self, page: Any, timeout: float = 10.0) -> int:
@@ -152,7 +175,7 @@ class LeakChecker:
             if time.monotonic() > deadline:
                 raise AssertionError(f"the page shows seq {page_seq}, the server is at {seq}")
             time.sleep(0.03)
-        mine = texts[self.seat] if self.seat is not None else _public_text(views)
+        mine = texts[self.seat] if self.seat is not None else texts[len(views)]
         now = shown_cards(mine)
         self.ever |= now
         bad_board = sorted(set(found["board"]) - now)
@@ -168,15 +191,12 @@ class LeakChecker:
         return seq
 
 
-def _public_text(views: list[dict[str, Any]]) -> str:
-    # a spectator is shown what every seat is shown
-    texts = [json.dumps(v) for v in views]
-    common = set.intersection(*(shown_cards(t) for t in texts))
-    return json.dumps(sorted(common))
-
-
-def wait_seq(page: Any, seq: int, timeout: float = 10_000) -> None:
-    page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}", timeout=timeout)
+def wait_seq(page: Any, seq: int, timeout: float = 20_000) -> None:
+    try:
+        page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}", timeout=timeout)
+    except Exception as err:
+        state = page.evaluate("() => ({...document.body.dataset})")
+        raise AssertionError(f"the page did not reach seq {seq}: {state}") from err
 
 
 def screenshot(page: Any, name: str, size: dict[str, int]) -> Path:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,9 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Python package is not installed")
+
+# the kit sits next to this file (works with any --import-mode)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browserkit import CHROMIUM, CHROMIUM_ARGS, LiveServer  # noqa: E402
 

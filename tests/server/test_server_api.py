@@ -105,7 +105,7 @@ def test_full_match_all_clients_see_everything_they_should(server: ServerThread,
 
 def test_health_games_and_creation_errors(server: ServerThread) -> None:
     h = server.http.get("/api/health").json()
-    assert h["ok"] and h["protocol"] == 1
+    assert h["ok"] and h["protocol"] == 1 and h["db"] in ("sqlite", "postgresql") and "moves" in h
     games = {g["name"]: g for g in server.http.get("/api/games").json()}
     assert set(games) == {"lost-cities", "lost-ranks", "rank"}
     assert "heuristic" in games["lost-cities"]["agents"]
@@ -387,4 +387,35 @@ def test_flood_is_rate_limited(tmp_path: Any) -> None:
             assert sum(m["type"] == "pong" for m in replies) >= 200  # the burst
             assert not c.closed.is_set()
         finally:
+            c.close()
+
+
+def test_a_failed_write_is_refused_and_changes_nothing(server: ServerThread) -> None:
+    created = server.create("rank", {"players": 2})
+    mid = created["match"]
+    clients = {s["seat"]: join(server, mid, s["token"]) for s in created["seats"]}
+    store = server.app.state.store
+    original = store.append_move
+
+    async def broken(*args: Any) -> None:
+        raise RuntimeError("disk on fire")
+
+    try:
+        view = clients[0].view
+        assert view is not None
+        mover = clients[view["current_player"]]
+        before = (mover.view, mover.legal)
+        store.append_move = broken
+        err = mover.request({"type": "move", "seq": 0, "action": mover.legal[0]["action"]}, "error")
+        assert err["code"] == "storage" and err["seq"] == 0
+        assert server.http.get(f"/api/matches/{mid}").json()["seq"] == 0
+        store.append_move = original
+        state = mover.request({"type": "sync"}, "state")
+        assert (state["view"], state["legal"]) == before
+        mover.send({"type": "move", "seq": 0, "action": mover.legal[0]["action"]})
+        for c in clients.values():
+            c.wait_seq(1)
+    finally:
+        store.append_move = original
+        for c in clients.values():
             c.close()

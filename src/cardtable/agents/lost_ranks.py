@@ -59,36 +59,33 @@ class _Table:
     own_jack_keep = 0.3
     enemy_jack_keep = -1.2
     guard_weight = 0.0
+    two_spy_keep = -1.2
+    two_enemy_jack_keep = -1.2
 
     def __init__(self, view: dict[str, JSON]) -> None:
-        self.me: int = int(view["player"])  # type: ignore[arg-type]
-        self.n: int = int(view["players"])  # type: ignore[arg-type]
+        self.me: int = int(view["player"])
+        self.n: int = int(view["players"])
         armies = view["armies"]
-        assert isinstance(armies, list)
         self.armies = [ARMY_INDEX[str(a)] for a in armies]
         self.army = self.armies[self.me]
         self.trump = SUIT_WORDS.index(str(view["trump_suit"]))
         self.trump_colour = SUIT_COLOUR[self.trump]
         self.force = bool(view["force_strength"])
-        self.hand = _cards(view["hand"])  # type: ignore[arg-type]
+        self.hand = _cards(view["hand"])
         trick = view["trick"]
-        assert isinstance(trick, list)
         self.trick: list[tuple[int, int]] = [(int(t["seat"]), parse_french(t["card"])) for t in trick]
         led = view["led_suit"]
         self.led = SUIT_WORDS.index(str(led)) if led is not None else -1
         voids = view["voids"]
-        assert isinstance(voids, list)
         self.voids = [{SUIT_WORDS.index(str(w)) for w in v} for v in voids]
         sizes = view["hand_sizes"]
-        assert isinstance(sizes, list)
         self.hand_sizes = [int(x) for x in sizes]
         known: set[int] = set(self.hand)
         known.add(parse_french(str(view["trump_card"])))
         captured = view["captured"]
-        assert isinstance(captured, dict)
         for pile in captured.values():
             known.update(_cards(pile))
-        known.update(_cards(view["discards"]))  # type: ignore[arg-type]
+        known.update(_cards(view["discards"]))
         known.update(c for _, c in self.trick)
         self.gone = set(known) - set(self.hand)
         """Cards out of play for everybody (played, trump card)."""
@@ -98,7 +95,6 @@ class _Table:
         self.drawn: list[int] = []
         if self.two:
             phantoms = view["phantoms"]
-            assert isinstance(phantoms, list)
             self.my_phantom = _cards(phantoms[self.me])
             opp = phantoms[1 - self.me]
             self.opp_phantom = [None if x is None else parse_french(str(x)) for x in opp]
@@ -161,7 +157,7 @@ class _Table:
         if card == SPY:
             # 4 players: fed to a partner's trick it scores; 2 players: whoever plays the
             # Spy almost always hands it to the other army (it cannot win, LR-1).
-            return -1.2 if self.two else self.spy_keep
+            return self.two_spy_keep if self.two else self.spy_keep
         if card % 13 == JACK:
             if SUIT_COLOUR[card // 13] != self.trump_colour:
                 return -0.2  # inactive: junk, glad to be rid of it
@@ -169,7 +165,7 @@ class _Table:
             guards = sum(1 for c in self.hand if c != card and c != SPY and c // 13 == card // 13)
             if SUIT_COLOUR[card // 13] == self.army:
                 return -0.2 if self.two else self.own_jack_keep + self.guard_weight * min(guards, 3)
-            return -1.2 if self.two else self.enemy_jack_keep + self.guard_weight * min(guards, 3)
+            return self.two_enemy_jack_keep if self.two else self.enemy_jack_keep + self.guard_weight * min(guards, 3)
         s = card // 13
         higher = sum(1 for r in range(_rank(card) + 1, 13) if r != JACK and s * 13 + r in self.live)
         base = self.rank_cost * _rank(card)
@@ -307,11 +303,12 @@ class _Table:
             return best if lower > -2 else 0.0
 
         p = [0.0, 0.0]
+        stay = 1.0
+        for _, cdf in cdfs:
+            stay *= below(cdf, top)
         if seat >= 0:
-            stay = 1.0
-            for _, cdf in cdfs:
-                stay *= below(cdf, top)
             p[0 if self.armies[seat] == self.army else 1] += stay
+        none = stay if seat < 0 else 0.0
         prev = {q: below(cdf, top) for q, cdf in cdfs}
         for x in keys:
             now = {q: below(cdf, x) for q, cdf in cdfs}
@@ -322,10 +319,13 @@ class _Table:
                 others = 1.0
                 for r, _ in cdfs:
                     if r != q:
-                        others *= now[r]
+                        others *= prev[r]  # strictly below x: one card cannot be in two hands
                 p[0 if self.armies[q] == self.army else 1] += hit * others
             prev = now
-        return p[0], p[1]
+        total = p[0] + p[1] + none
+        if total <= 0:
+            return 0.0, 0.0
+        return p[0] / total, p[1] / total
 
 
 

@@ -36,8 +36,8 @@ statistics.
 Levels (``cardtable play --ai easy|medium|hard``, the arena, the server):
 
 * ``easy`` — the heuristic bot with one move in four random: beatable;
-* ``medium`` — 0.12 s of search per decision (≤ 0.2 s);
-* ``hard`` — 0.75 s of search per decision (≤ 1 s at the 95th percentile).
+* ``medium`` — 0.1 s of search per decision (≤ 0.2 s);
+* ``hard`` — 0.7 s of search per decision (≤ 1 s at the 95th percentile).
 """
 
 from __future__ import annotations
@@ -366,13 +366,13 @@ def _search_task(obs: Observation, params: SearchParams, seed: int) -> RootStats
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
-    Options: ``iterations=``, ``seconds=`` (default 0.75 s when neither is given),
+    Options: ``iterations=``, ``seconds=`` (default 0.7 s when neither is given),
     ``rollout="policy"|"random"``, ``jobs=`` (root parallelism over processes),
     ``exploration=``, ``prior=``, ``keep_margin=``, ``world_pool=``.
     """
 
     name: ClassVar[str] = "ismcts"
-    defaults: ClassVar[dict[str, Any]] = {"seconds": 0.75}
+    defaults: ClassVar[dict[str, Any]] = {"seconds": 0.7}
 
     def __init__(self, game: Game, *, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed=seed)
@@ -434,14 +434,14 @@ class MediumAgent(ISMCTSAgent):
     """``medium``: a short search, at most 0.2 s per decision."""
 
     name = "medium"
-    defaults = {"seconds": 0.12}
+    defaults = {"seconds": 0.1}
 
 
 class HardAgent(ISMCTSAgent):
     """``hard``: the full search, at most 1 s per decision (95th percentile)."""
 
     name = "hard"
-    defaults = {"seconds": 0.75}
+    defaults = {"seconds": 0.7}
 
 
 class EasyAgent(Agent):

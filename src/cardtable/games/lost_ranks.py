@@ -114,6 +114,23 @@ _CHUNKS: Final[list[list[tuple[int, ...] | None]]] = [[None] * 8192 for _ in ran
 
 
 _new_tuple = tuple.__new__
+
+
+def _trick_key(card: int, trump: int, led: int) -> int:
+    """Strength of a card in a trick (LR-10): trumps above the led suit; -1 cannot win."""
+    if (1 << card) & SOLDIERS:
+        return -1
+    if CARD_SUIT[card] == trump:
+        return 100 + CARD_RANK[card]
+    if CARD_SUIT[card] == led:
+        return CARD_RANK[card]
+    return -1
+
+
+_TRICK_KEYS: Final = tuple(
+    tuple(_trick_key(c, trump, led) for c in range(NUM_CARDS)) for trump in range(4) for led in range(-1, 4)
+)
+"""``_TRICK_KEYS[trump * 5 + led + 1][card]`` (``led`` -1: not set)."""
 _BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
 
 _LISTS: dict[int, tuple[int, ...]] = {}
@@ -453,6 +470,15 @@ class LostRanksState(State):
 
     def _restore(self, t: tuple[Any, ...]) -> None:
         p = t[0]
+        if len(t) == 9:
+            (
+                _, self._hands[p], self._voids[p], self._trick, self._led, self._lead_src, self._leader, self._forced,
+                log,
+            ) = t
+            self._to_move = p
+            del self._log[log:]
+            self._lm = -1
+            return
         if p >= 0:
             # A light snapshot: an action that does not end the round changes only these.
             (
@@ -652,7 +678,13 @@ class LostRanksState(State):
             raise IllegalAction(reason, _rule_id(reason))
         p = self._to_move
         trick = self._trick
-        if self._trick_no == self._last_trick and len(trick) == self._n - 1:
+        size = len(trick)
+        if size < self._n - 1 and action < NUM_CARDS:
+            # A hand play that does not finish the trick: a small snapshot.
+            self._stack.append(
+                (p, self._hands[p], self._voids[p], trick, self._led, self._lead_src, self._leader, self._forced, len(self._log))
+            )
+        elif self._trick_no == self._last_trick and size == self._n - 1:
             self._stack.append(self._snapshot())
         else:
             self._stack.append(
@@ -708,26 +740,25 @@ class LostRanksState(State):
         if len(trick) < self._n:
             self._trick = trick
             self._to_move = p + 1 if p + 1 < self._n else 0
-            return _new_tuple(Event, (p, action, self._anames[action], ""))
-        return _new_tuple(Event, (p, action, self._anames[action], self._resolve(trick)))
+            if action < NUM_CARDS:
+                return _new_tuple(Event, (p, action, self._anames[action], ""))
+            note = ""
+        else:
+            note = self._resolve(trick)
+        if other >= 0:
+            note = f"{FRENCH_NAMES[other]} goes face up" + ("; " + note if note else "")
+        elif action == DRAW:
+            note = f"plays {FRENCH_NAMES[c]}, the last phantom card" + ("; " + note if note else "")
+        return _new_tuple(Event, (p, action, self._anames[action], note))
 
     def _resolve(self, trick: tuple[tuple[int, int, int], ...]) -> str:
-        trump = self._trump_suit
-        led = self._led
+        keys = _TRICK_KEYS[self._trump_suit * 5 + self._led + 1]
         best = -1
         winner = -1
         cards = 0
         for seat, c, _ in trick:
             cards |= 1 << c
-            if (1 << c) & SOLDIERS:
-                continue
-            s = CARD_SUIT[c]
-            if s == trump:
-                key = 100 + CARD_RANK[c]
-            elif s == led:
-                key = CARD_RANK[c]
-            else:
-                continue
+            key = keys[c]
             if key > best:
                 best = key
                 winner = seat

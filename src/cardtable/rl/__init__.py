@@ -17,7 +17,7 @@ See ``docs/rl.md`` for the tensor layouts and design notes.
 >>> from cardtable.registry import load_game
 >>> enc = encoder_for(load_game("lost-cities"))
 >>> enc.observation_shape, enc.information_state_shape
-((510,), (1998,))
+((454,), (1618,))
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ observer, 1 the next seat clockwise, and so on.  Every value lies in ``[-1, 1]``
 
 Strings: ``observation_string`` is the view as canonical JSON without its public log;
 ``information_state_string`` is the whole view plus the match's action history (every
-action id of these games is public: LC-8, RG-9, LR-20), which is exact perfect recall of
-the public record.
+action id of these games is public: LC-8, RG-9, LR-20): perfect recall of the public
+record plus what the seat privately holds (and, in Ранг, its own drawn cards).
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import gc
+import importlib
 import os
 import socket
 import sys
@@ -51,6 +52,10 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
 
     url = db_url or default_db_url()
     app = create_app(url, ai_delay=ai_delay)
+    try:  # the browser UI, when it is installed alongside
+        importlib.import_module("cardtable.web").mount(app)
+    except ImportError:
+        pass
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

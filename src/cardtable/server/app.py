@@ -33,6 +33,7 @@ from cardtable.server.room import (
     Settings,
     default_agent,
     hash_token,
+    shared_game,
     new_token,
 )
 from cardtable.server.store import MatchRow, SeatRow, Store
@@ -83,8 +84,9 @@ def create_app(
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, JSON]:
         store: Store = request.app.state.store
+        rooms = rooms_of(request)
         return {"ok": True, "protocol": PROTOCOL_VERSION, "db": store.backend,
-                "matches_in_memory": len(rooms_of(request).rooms)}
+                "matches_in_memory": len(rooms.rooms), **rooms.move_stats()}
 
     @app.get("/api/games")
     async def games() -> list[dict[str, JSON]]:
@@ -286,7 +288,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
     if not isinstance(config, dict) or not all(isinstance(v, (int, str, bool, float)) for v in config.values()):
         raise ProtocolError("bad_config", "'config' must be an object of game options")
     try:
-        game = load_game(game_name, **config)
+        game = shared_game(game_name, config)
     except ValueError as err:
         raise ProtocolError("bad_config", str(err)) from None
     seats_spec = body.get("seats")
@@ -489,7 +491,7 @@ async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings,
                 raise ProtocolError("rate_limited", "too many messages: slow down")
             data = _parse(raw, cfg.max_message_bytes)
             req_id = data.get("id")
-            await _dispatch(room, conn, key, data, req_id)
+            await _dispatch(rooms, room, conn, key, data, req_id)
         except ProtocolError as err:
             conn.send(room.error_message(key, err, req_id))
         except Exception:  # noqa: BLE001
@@ -498,10 +500,13 @@ async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings,
                                          req_id))
 
 
-async def _dispatch(room: Room, conn: Connection, key: int | None, data: dict[str, Any], req_id: JSON) -> None:
+async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None, data: dict[str, Any],
+                    req_id: JSON) -> None:
     kind = data["type"]
     if kind == "move":
+        t0 = time.perf_counter()
         await room.move(key, data.get("seq"), data.get("move"), data.get("action"), conn, req_id)
+        rooms.record_move(time.perf_counter() - t0)
     elif kind == "sync":
         conn.send(room.state_message(key))
     elif kind == "ping":

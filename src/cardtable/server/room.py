@@ -18,7 +18,10 @@ slowing the match down.
 from __future__ import annotations
 
 import asyncio
+import collections
+import functools
 import hashlib
+import json
 import hmac
 import logging
 import secrets
@@ -64,6 +67,17 @@ def hash_token(token: str) -> str:
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_game(name: str, config_json: str) -> Game:
+    return load_game(name, **json.loads(config_json))
+
+
+def shared_game(name: str, config: dict[str, Any]) -> Game:
+    """The configured game, built once per configuration and shared by every
+    match (a game is an immutable rule set; building one costs milliseconds)."""
+    return _shared_game(name, json.dumps(config, sort_keys=True))
 
 
 def default_agent(game_name: str) -> str:
@@ -142,7 +156,7 @@ class Room:
         self.id = row.id
         self.store = store
         self.settings = settings
-        self.game: Game = load_game(row.game, **row.config)
+        self.game: Game = shared_game(row.game, row.config)
         self.cards = card_names(self.game)
         self.state: State = self.game.new_state(seed=row.seed)
         self.seats = [SeatState(s) for s in row.seats]
@@ -324,9 +338,7 @@ class Room:
 
         def make(k: Key) -> str:
             head: dict[str, JSON] = {"type": "update", "seq": self.seq, "event": line.for_key(k), "status": status}
-            tail: dict[str, JSON] = {"legal": self.legal_for(k)}
-            if self.finished:
-                tail["result"] = self.result_for(k)
+            tail: dict[str, JSON] = {"legal": self.legal_for(k), "result": self.result_for(k)}
             return self._with_view(head, self.view(k)[1], tail)
 
         self.broadcast(make)
@@ -628,6 +640,25 @@ class Rooms:
         self.settings = settings
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self.moves_handled = 0
+        self.move_seconds: collections.deque[float] = collections.deque(maxlen=20000)
+        """How long the latest accepted moves took inside the server: from the
+        message being read to every update being queued for sending."""
+
+    def record_move(self, seconds: float) -> None:
+        self.moves_handled += 1
+        self.move_seconds.append(seconds)
+
+    def move_stats(self) -> dict[str, Any]:
+        times = sorted(self.move_seconds)
+        if not times:
+            return {"moves": self.moves_handled}
+
+        def pct(q: float) -> float:
+            return round(1000 * times[min(len(times) - 1, int(q * (len(times) - 1) + 0.5))], 3)
+
+        return {"moves": self.moves_handled, "recent": len(times), "move_ms_p50": pct(0.5),
+                "move_ms_p90": pct(0.9), "move_ms_p99": pct(0.99), "move_ms_max": round(1000 * times[-1], 3)}
 
     async def get(self, match_id: str) -> Room:
         if not isinstance(match_id, str) or not 1 <= len(match_id) <= 40:

@@ -287,7 +287,11 @@ class Store:
         assert self._conn is not None
         while self._pending:
             batch = self._take()
-            outcomes = _run_batch(self._conn, [op for op, _ in batch])
+            try:
+                outcomes = _run_batch(self._conn, [op for op, _ in batch])
+            except Exception as err:  # noqa: BLE001 - e.g. the connection itself broke
+                log.exception("the database connection failed")
+                outcomes = [(False, err)] * len(batch)
             _resolve([f for _, f in batch], outcomes)
 
     async def _write_loop(self) -> None:

@@ -1,8 +1,10 @@
 """Ранг knowledge for the search: values and a fast play-out policy.
 
 * A match is one game: play-outs run to its end (it always ends, RG-7).
-* **Value**: +1 for every seat that gets out, −1 for the seat left in Rank (the
-  returns shifted so that "not losing" is the win).
+* **Value**: −1 for the seat left in Rank; the others +1 (first out) down to +0.5
+  (last out before the loser): "not losing" is what counts, and going out early is
+  a little better (it leaves more seats behind to lose; the shaped value is less
+  noisy than a bare win/loss).
 * **Worlds**: the game's ``resample`` deals the unseen cards at random (it ignores
   what RG-4's compulsion reveals); :meth:`RankKnowledge.sample_world` re-deals them
   so that a seat that last ended its turn stuck on a top card T (an unplayable draw,
@@ -29,6 +31,9 @@ _ESCAPES: Final = sum(1 << (s * 13 + r) for s in range(4) for r in (11, 12)) | (
 """Kinds of Aces, Kings and the joker (cards ``suit * 13 + rank``, rank 11 = K, 12 = A)."""
 _PLAIN: Final = ((1 << 53) - 1) & ~_ESCAPES
 EPSILON: Final = 0.1
+PLACE_WEIGHT: Final = 0.5
+"""How much a later place out (before the last) costs, against 2 for losing: going
+out early leaves fewer seats behind to lose to, and the shaped value is less noisy."""
 _KIND_OF: Final = {name: k for k, name in enumerate(FRENCH_NAMES)}
 
 
@@ -117,7 +122,17 @@ class RankKnowledge(Knowledge):
         return world
 
     def evaluate(self, state: State) -> list[float]:
-        return [1.0 + 2.0 * r for r in state.returns()] if state.is_terminal() else [0.0] * self.game.num_players
+        n = self.game.num_players
+        if not state.is_terminal():
+            return [0.0] * n
+        order = state.result()["order"]
+        assert isinstance(order, list)
+        values = [0.0] * n
+        for place, seat in enumerate(order):
+            # the loser −1; the others between +1 (first out) and 0 (last before the
+            # loser), weighted so that not losing is what counts most
+            values[int(seat)] = -1.0 if place == n - 1 else 1.0 - PLACE_WEIGHT * place / max(1, n - 2)
+        return values
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
         s: Any = state

@@ -11,7 +11,7 @@ const EN = {
   lobby: "Lobby", loading: "Loading…", connecting: "Connecting to the table…",
   server_unreachable: "The server cannot be reached ({why}).",
   conn_connecting: "connecting…", conn_open: "online", conn_closed: "reconnecting…", conn_fatal: "disconnected",
-  you: "You", player: "Player", ai: "AI", online: "online", offline: "offline",
+  you: "You", you_lc: "you", player: "Player", ai: "AI", online: "online", offline: "offline",
   seat_n: "Seat {n}", seat_you: "Seat {n} — you", seat_free: "Seat {n} (invited)",
   partner: "partner", dealer: "dealer", dealer_short: "D", to_move: "to move",
   cards_n: ["{n} card", "{n} cards"],
@@ -116,7 +116,7 @@ const EN = {
   lr_spy_note: "The Spy is always active: +2 to whoever captures it. Soldiers never win tricks.",
   lr_round_pts: "(this round {n})", lr_target: "first to {n} wins", lr_rounds_fixed: "{n} rounds", lr_tiebreak: "tiebreaker",
   lr_trick_of: "Trick {n} of {of}", lr_tricks_won: "tricks: Red {red} · Black {black}", lr_void: "void in",
-  lr_trick: "The trick", lr_from_phantom: "from the phantom deck", lr_won_by: "Won by {name}", lr_no_winner: "No winner: discarded",
+  lr_trick: "The trick", lr_from_phantom: "from the phantom deck", lr_won_by: "Won by {name}", lr_won_by_you: "You won it", lr_no_winner: "No winner: discarded",
   lr_led: "Led:", lr_first_lead: "{card} leads first", lr_other_choosing: "{name} drew two:",
   lr_captured_n: "captured {n}", lr_no_soldiers: "no soldiers yet", lr_discarded: "Discarded:",
   lr_phantom_deck_n: "phantom deck ({n})", lr_top: "top card", lr_face_up: "face up (public)",
@@ -148,7 +148,7 @@ const RU = {
   lobby: "Лобби", loading: "Загрузка…", connecting: "Подключаемся к столу…",
   server_unreachable: "Сервер недоступен ({why}).",
   conn_connecting: "подключение…", conn_open: "в сети", conn_closed: "переподключение…", conn_fatal: "отключено",
-  you: "Вы", player: "Игрок", ai: "ИИ", online: "в сети", offline: "не в сети",
+  you: "Вы", you_lc: "вы", player: "Игрок", ai: "ИИ", online: "в сети", offline: "не в сети",
   seat_n: "Место {n}", seat_you: "Место {n} — вы", seat_free: "Место {n} (приглашён)",
   partner: "партнёр", dealer: "сдающий", dealer_short: "С", to_move: "ходит",
   cards_n: ["{n} карта", "{n} карты", "{n} карт"],
@@ -248,7 +248,7 @@ const RU = {
   lr_spy_note: "Шпион всегда активен: +2 тому, кто его возьмёт. Солдаты не берут взяток.",
   lr_round_pts: "(в раунде {n})", lr_target: "до {n} очков", lr_rounds_fixed: "раундов: {n}", lr_tiebreak: "дополнительный раунд",
   lr_trick_of: "Взятка {n} из {of}", lr_tricks_won: "взяток: красные {red} · чёрные {black}", lr_void: "нет масти:",
-  lr_trick: "Взятка", lr_from_phantom: "из фантомной колоды", lr_won_by: "Взял: {name}", lr_no_winner: "Никто не взял: в сброс",
+  lr_trick: "Взятка", lr_from_phantom: "из фантомной колоды", lr_won_by: "Взял: {name}", lr_won_by_you: "Взятка ваша", lr_no_winner: "Никто не взял: в сброс",
   lr_led: "Ход в масть:", lr_first_lead: "первым ходит {card}", lr_other_choosing: "{name} вытянул две:",
   lr_captured_n: "взято {n}", lr_no_soldiers: "солдат пока нет", lr_discarded: "В сбросе:",
   lr_phantom_deck_n: "фантомная колода ({n})", lr_top: "верхняя карта", lr_face_up: "открыта (видна всем)",
@@ -275,6 +275,7 @@ const RU = {
 };
 
 const DICT = { en: EN, ru: RU };
+export const DICTIONARIES = DICT;
 const missing = new Set();
 window.__cardtableMissing = missing;
 

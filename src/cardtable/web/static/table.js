@@ -178,12 +178,19 @@ export class TablePage {
     }, 5000);
   }
 
+  /** Render once for a burst of messages: at the next frame, or after a short
+   * timeout when frames are not running (a background tab still updates its title). */
   schedule() {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
+    const run = () => {
+      if (!this.frame) return;
+      cancelAnimationFrame(this.frame);
+      clearTimeout(this.frameTimer);
       this.frame = 0;
       this.render();
-    });
+    };
+    this.frame = requestAnimationFrame(run);
+    this.frameTimer = setTimeout(run, 150);
   }
 
   // --- actions ---------------------------------------------------------------
@@ -236,9 +243,9 @@ export class TablePage {
     return this.match && this.you !== null ? this.match.seats[this.you] : null;
   }
 
-  seatName(seat, { you = true } = {}) {
+  seatName(seat, { you = true, lower = false } = {}) {
     if (seat === null || seat === undefined) return "";
-    if (you && seat === this.you) return t("you");
+    if (you && seat === this.you) return t(lower ? "you_lc" : "you");
     const s = this.match && this.match.seats[seat];
     if (!s) return t("seat_n", { n: seat + 1 });
     if (s.kind === "ai" && (!s.name || s.name === s.agent)) return `${t("ai")} ${seat + 1}`;

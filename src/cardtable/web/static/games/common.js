@@ -3,6 +3,11 @@
 import { h } from "../util.js";
 import { t } from "../i18n.js";
 
+/** A number with a real minus sign: -5 -> "−5". */
+export function num(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
 export function signed(n) {
   if (n > 0) return `+${n}`;
   if (n < 0) return `−${-n}`;
@@ -45,7 +50,7 @@ export function roundsTable(heads, rows, totals, { highlight = [] } = {}) {
   table.append(body);
   if (totals) {
     table.append(h("tfoot", null, h("tr", null, h("th", null, t("total")),
-      totals.map((x, j) => h("td", { class: highlight.includes(j) ? "me" : "" }, String(x))))));
+      totals.map((x, j) => h("td", { class: highlight.includes(j) ? "me" : "" }, num(x))))));
   }
   return table;
 }

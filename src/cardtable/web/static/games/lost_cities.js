@@ -4,7 +4,7 @@
 import { h } from "../util.js";
 import { t, tn } from "../i18n.js";
 import { expeditionCard, cardBack, chip, COLOURS } from "../cards.js";
-import { signed, withNames, recentBox, roundsTable } from "./common.js";
+import { signed, num, withNames, recentBox, roundsTable } from "./common.js";
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const colourWord = (letter) => t(`colour_${COLOURS[letter].word}`);
@@ -218,13 +218,13 @@ function verdict(ctx) {
   const r = ctx.result;
   if (!r) return t("match_over");
   const [a, b] = r.scores;
-  if (r.winner === null || r.winner === undefined) return t("verdict_draw", { score: `${a}:${b}` });
+  if (r.winner === null || r.winner === undefined) return t("verdict_draw", { score: `${num(a)}:${num(b)}` });
   if (ctx.you !== null) {
     const mine = r.scores[ctx.you];
     const theirs = r.scores[1 - ctx.you];
-    return t(r.winner === ctx.you ? "verdict_win" : "verdict_lose", { score: `${mine}:${theirs}` });
+    return t(r.winner === ctx.you ? "verdict_win" : "verdict_lose", { score: `${num(mine)}:${num(theirs)}` });
   }
-  return t("verdict_wins", { name: ctx.name(r.winner), score: `${r.scores[r.winner]}:${r.scores[1 - r.winner]}` });
+  return t("verdict_wins", { name: ctx.name(r.winner), score: `${num(r.scores[r.winner])}:${num(r.scores[1 - r.winner])}` });
 }
 
 function scoreline(ctx) {
@@ -233,8 +233,8 @@ function scoreline(ctx) {
   return [
     h("span.round", null, t("round_of", { n: v.round, of: v.rounds })),
     h("span.match-score", { title: t("match_totals") },
-      h("span", null, ctx.name(me), " ", h("b", null, String(v.scores[me]))), " : ",
-      h("span", null, h("b", null, String(v.scores[opp])), " ", ctx.name(opp))),
+      h("span", null, ctx.name(me), " ", h("b", null, num(v.scores[me]))), " : ",
+      h("span", null, h("b", null, num(v.scores[opp])), " ", ctx.name(opp))),
   ];
 }
 
@@ -249,7 +249,7 @@ function describe(e, ctx) {
   else if (verb === "discard") out.push(...tn("lc_ev_discard", { card: cardIn(arg) }));
   else if (verb === "draw" && arg === "deck") out.push(t("lc_ev_deck"));
   else if (verb === "draw") {
-    const m = /takes (\S+)/.exec(e.note || "");
+    const m = /takes ([0-9A-Za-z?]+)/.exec(e.note || "");
     out.push(...tn("lc_ev_take", { card: cardIn(m ? m[1] : "??"), colour: colourWord(arg) }));
   } else out.push(e.move);
   const end = /round (\d+) ends/.exec(e.note || "");
@@ -275,9 +275,10 @@ function roundSummary(ctx, index) {
   const s = v.round_summaries[index];
   if (!s) return h("p", null, t("no_rounds_yet"));
   const { me, opp } = seats(ctx);
+  const mc = ctx.spectator ? "" : ".me";
   const table = h("table.lc-summary");
   table.append(h("thead", null, h("tr", null, h("th", null, t("colour")),
-    h("th.me", null, ctx.name(me)), h("th.num", null, ""), h("th.num", null, ""), h("th", null, ctx.name(opp)))));
+    h(`th${mc}`, null, ctx.name(me)), h("th.num", null, ""), h("th.num", null, ""), h("th", null, ctx.name(opp)))));
   const body = h("tbody");
   v.colors.forEach((letter, c) => {
     const mine = s.expeditions[me][letter] || [];
@@ -285,19 +286,19 @@ function roundSummary(ctx, index) {
     body.append(h("tr", null,
       h("th", { scope: "row" }, h(`span.chip.lc.c-${letter}`, null, `${COLOURS[letter].glyph}${letter}`)),
       h("td.cards", null, mine.map(cardIn)),
-      h("td.num.me", null, mine.length ? signed(s.expedition_scores[me][c]) : "·"),
+      h(`td.num${mc}`, null, mine.length ? signed(s.expedition_scores[me][c]) : "·"),
       h("td.num", null, theirs.length ? signed(s.expedition_scores[opp][c]) : "·"),
       h("td.cards", null, theirs.map(cardIn))));
   });
   table.append(body);
   table.append(h("tfoot", null, h("tr", null, h("th", null, t("lc_round_total")), h("td", null, ""),
-    h("td.num.me", null, h("b", null, signed(s.scores[me]))), h("td.num", null, h("b", null, signed(s.scores[opp]))),
+    h(`td.num${mc}`, null, h("b", null, signed(s.scores[me]))), h("td.num", null, h("b", null, signed(s.scores[opp]))),
     h("td", null, ""))));
   const totals = [0, 0];
   for (const r of v.round_scores.slice(0, index + 1)) { totals[0] += r[0]; totals[1] += r[1]; }
   return h("div.summary", null, table,
     h("p.totals", null, t("match_after_round", { n: index + 1 }), " ",
-      h("b", null, `${ctx.name(me)} ${totals[me]} : ${totals[opp]} ${ctx.name(opp)}`)),
+      h("b", null, `${ctx.name(me)} ${num(totals[me])} : ${num(totals[opp])} ${ctx.name(opp)}`)),
     index + 1 < v.rounds && ctx.status !== "finished"
       ? h("p.muted", null, t("next_round_starts", { name: ctx.name(v.starter) })) : null);
 }

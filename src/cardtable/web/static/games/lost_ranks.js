@@ -120,7 +120,8 @@ function tableArea(ctx) {
   }
   const label = h("div.trick-label");
   if (done !== null || (v.last_trick && !v.trick.length)) {
-    label.append(done !== null ? t("lr_won_by", { name: ctx.name(done) }) : t("lr_no_winner"));
+    if (done === null) label.append(t("lr_no_winner"));
+    else label.append(done === ctx.you ? t("lr_won_by_you") : t("lr_won_by", { name: ctx.name(done) }));
   } else if (v.led_suit) {
     label.append(t("lr_led"), " ", h(`span.suitword.s-${SUIT_LETTER[v.led_suit]}`, null,
       `${SUITS[SUIT_LETTER[v.led_suit]].symbol} ${t(`suit_${v.led_suit}`)}`));

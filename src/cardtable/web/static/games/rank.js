@@ -106,11 +106,11 @@ function banners(ctx) {
   const pb = v.pull_back;
   if (pb && pb.event === "pull-back") {
     out.push(h("div.banner.pull", { role: "status" }, t(pb.seat === ctx.you ? "rk_pull_back_you" : "rk_pull_back", {
-      who: ctx.name(pb.seat), by: ctx.name(pb.by), n: pb.cards,
+      who: ctx.name(pb.seat), by: ctx.name(pb.by, { lower: true }), n: pb.cards,
     })));
   } else if (pb && pb.event === "out") {
     out.push(h("div.banner.pull", { role: "status" }, t(pb.seat === ctx.you ? "rk_out_you" : "rk_out_by", {
-      who: ctx.name(pb.seat), by: ctx.name(pb.by), place: ordinal(pb.place),
+      who: ctx.name(pb.seat), by: ctx.name(pb.by, { lower: true }), place: ordinal(pb.place),
     })));
   }
   if (v.turn && v.turn.plays.length && ctx.status === "active") {
@@ -232,7 +232,7 @@ function translateNote(part, ctx) {
     if (m) {
       const a = args(m);
       const you = a.who !== undefined && Number(a.who) === ctx.you;
-      for (const k of ["by", "who"]) if (a[k] !== undefined) a[k] = ctx.name(Number(a[k]));
+      for (const k of ["by", "who"]) if (a[k] !== undefined) a[k] = ctx.name(Number(a[k]), { lower: true });
       if (a.place !== undefined) a.place = ordinal(Number(a.place));
       return t(you ? `${key}_you` : key, a);
     }
