@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import socket
 import threading
@@ -25,7 +26,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+SCREENSHOTS = Path(os.environ.get("CARDTABLE_SCREENSHOTS") or ROOT / "artifacts" / "screenshots")
+"""Where the tests leave their screenshots (``$CARDTABLE_SCREENSHOTS`` overrides it)."""
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 
@@ -200,8 +202,10 @@ def wait_seq(page: Any, seq: int, timeout: float = 20_000) -> None:
 
 
 def screenshot(page: Any, name: str, size: dict[str, int]) -> Path:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    """A full-page PNG of ``page`` at ``size``: ``SCREENSHOTS/<name>.png`` (an absolute
+    ``name`` is used as it is)."""
     path = Path(f"{name}.png") if name.startswith("/") else SCREENSHOTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(size)
     page.wait_for_timeout(150)
     page.screenshot(path=str(path), full_page=True)

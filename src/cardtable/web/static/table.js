@@ -304,6 +304,7 @@ export class TablePage {
     const ctx = this.context();
     document.body.dataset.turn = this.status === "finished" ? "over" : (ctx.myTurn ? "me" : "other");
     document.body.dataset.pending = String(ctx.pending);
+    root.classList.toggle("turn-me", ctx.myTurn);
     document.title = `${this.myTurn() ? "● " : ""}${gameTitle(this.match.game)} — cardtable`;
     const board = game.board(ctx);
     this.keys = ctx.keys;
