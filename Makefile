@@ -1,18 +1,19 @@
 # cardtable — the two commands for a fresh machine:
-#   make play   set up (first time) and play Lost Cities against the AI in the terminal
+#   make play   set up (first time) and start the game server: open the printed address to play
 #   make test   set up (first time) and run the whole test suite
+# Also: make play-terminal (Lost Cities in the terminal), make bench, make traces.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play test typecheck bench traces clean
+.PHONY: play play-terminal test typecheck bench traces clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed-app: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet -e '.[web]'
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
@@ -20,11 +21,15 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.installed-app
 
 play: $(VENV)/.installed-app
+	$(BIN)/cardtable serve $(ARGS)
+
+play-terminal: $(VENV)/.installed-app
 	$(BIN)/cardtable play lost-cities --ai heuristic $(ARGS)
 
 test: $(VENV)/.installed-test
 	bash scripts/system-deps.sh
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	CARDTABLE_TEST_PG="$${CARDTABLE_TEST_PG:-$$(bash scripts/ci-postgres.sh 2>/dev/null || true)}" \
+		$(BIN)/python -m pytest $(PYTEST_ARGS)
 	$(BIN)/python -m mypy
 
 typecheck: $(VENV)/.installed-test

@@ -161,6 +161,29 @@ def _hint_engine(seat: int) -> Any:
 
 
 @app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
+    port: int = typer.Option(8000, "--port", help="Port (0 picks a free one)."),
+    db: Optional[str] = typer.Option(None, "--db", help="Database URL: sqlite:///FILE (default ~/.local/share/cardtable/cardtable.db) or postgresql://user:pass@host/db."),
+    ai_delay: float = typer.Option(0.4, "--ai-delay", help="Seconds an AI waits before moving, so people can follow."),
+) -> None:
+    """Start the game server and open the printed address in a browser to play."""
+    try:
+        from cardtable.server import run
+    except ImportError:
+        raise fail("the server needs the web extra: pip install 'cardtable[web]'") from None
+    if db is not None and not db.startswith(("sqlite:", "postgresql:", "postgresql+psycopg:", "postgres:")):
+        raise fail(f"--db {db!r} is not a database URL this server speaks: "
+                   "use sqlite:///path/to/file.db or postgresql://user:password@host/dbname")
+    try:
+        run(host, port, db, ai_delay=ai_delay)
+    except OSError as err:
+        raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+    except KeyboardInterrupt:
+        pass
+
+
+@app.command()
 def simulate(
     game_name: str = GameArg,
     games: int = typer.Option(100, "--games", "-n", min=1, help="Number of matches."),

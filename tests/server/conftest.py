@@ -4,24 +4,14 @@ over SQLite — and over PostgreSQL too when ``CARDTABLE_TEST_PG`` is a URL
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
-from srvkit import ServerThread  # noqa: E402
-
-BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CARDTABLE_TEST_PG") else [])
-
-
-def db_url_for(backend: str, tmp: Path) -> str:
-    if backend == "postgresql":
-        return os.environ["CARDTABLE_TEST_PG"]
-    return f"sqlite:///{tmp / 'cardtable.db'}"
+from srvkit import BACKENDS, ServerThread, db_url_for  # noqa: E402
 
 
 @pytest.fixture(scope="module", params=BACKENDS)

@@ -4,11 +4,13 @@ synchronous websocket client that records every message it receives."""
 from __future__ import annotations
 
 import json
+import os
 import queue
 import socket
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,6 +21,16 @@ from websockets.sync.client import ClientConnection, connect
 from cardtable.server.app import create_app
 
 Msg = dict[str, Any]
+
+BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CARDTABLE_TEST_PG") else [])
+"""The databases the server tests run against: SQLite always, PostgreSQL when
+``CARDTABLE_TEST_PG`` is its URL (``scripts/ci-postgres.sh`` prints one)."""
+
+
+def db_url_for(backend: str, tmp: Path) -> str:
+    if backend == "postgresql":
+        return os.environ["CARDTABLE_TEST_PG"]
+    return f"sqlite:///{tmp / 'cardtable.db'}"
 
 
 class ServerThread:

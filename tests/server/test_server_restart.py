@@ -16,8 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from conftest import BACKENDS, db_url_for
-from srvkit import WsClient
+from srvkit import BACKENDS, WsClient, db_url_for
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import BACKENDS, db_url_for
 from sqlalchemy.exc import IntegrityError
+from srvkit import BACKENDS, db_url_for
 
 from cardtable.server.store import MatchRow, SeatRow, Store, normalise_url
 

@@ -59,6 +59,7 @@ class _Table:
     own_jack_keep = 0.3
     enemy_jack_keep = -1.2
     guard_weight = 0.0
+    forced_weight = 0.0
     two_spy_keep = -1.2
     two_enemy_jack_keep = -1.2
 
@@ -241,6 +242,18 @@ class _Table:
             p_void = 1.0 if led < 0 or led in self.voids[q] else 0.25
             gain += p_void * mine / u
             loss += p_void * theirs / u
+            if self.forced_weight and led >= 0 and led not in self.voids[q]:
+                # The led suit's Jack comes out now if it is the last card of that suit (LR-7).
+                jack = led * 13 + JACK
+                if jack in self.unseen and SUIT_COLOUR[led] == self.trump_colour:
+                    others = sum(1 for c in self.unseen if c != jack and c != SPY and c // 13 == led)
+                    avoid = self._avoid(size - 1) if size > 1 else None
+                    p_last = 1.0 if avoid is None else avoid[min(others, len(avoid) - 1)]
+                    p = self.forced_weight * (size / u) * p_last
+                    if SUIT_COLOUR[led] == self.army:
+                        gain += 2.0 * p
+                    else:
+                        loss -= 2.0 * p
         return gain, loss
 
     # -- the best card a hidden hand can put on a trick -----------------------------
@@ -339,6 +352,7 @@ class LostRanksHeuristic(Agent):
     beat_factor = 0.8
     jack_lead_penalty = 0.5
     void_bonus = 0.0
+    trump_lead = 0.0
 
     def act(self, obs: Observation) -> int:
         legal = list(obs.legal_actions)
@@ -376,6 +390,11 @@ class LostRanksHeuristic(Agent):
         value += self.future_weight * len(after) * (p_us - p_them) + self.dump_weight * (p_us * gain + p_them * loss)
         value -= t.keep_value(card) * (self.lead_cost if not t.trick else 1.0)
         if not t.trick:
+            if self.trump_lead and card != SPY and card // 13 == t.trump and card % 13 != JACK:
+                mine = sum(1 for c in t.hand if c != SPY and c // 13 == t.trump and c % 13 != JACK)
+                out = sum(1 for c in t.unseen if c != SPY and c // 13 == t.trump and c % 13 != JACK)
+                if mine >= 3 and mine >= out:
+                    value += self.trump_lead  # draw the enemy's trumps so our winners stand
             if card % 13 == JACK and card != SPY:
                 value -= self.jack_lead_penalty  # a led Jack invites a trick with no winner (LR-11)
             elif card != SPY and self.void_bonus and card // 13 != t.trump:

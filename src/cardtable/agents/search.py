@@ -23,10 +23,20 @@ Every iteration
 4. backs up the per-seat values of :meth:`Knowledge.evaluate` (win
    probabilities of the match situation, mapped to ``[-1, 1]``).
 
-The move chosen is the most visited root action.  With ``prior=True`` the game's
-heuristic bot suggests a move from the observation (progressive bias at the
-root); the search keeps it unless another move's estimated value is better by
-``keep_margin``.
+**Flat determinized Monte Carlo** (``mode="pimc"``, PIMC): every remaining root
+action is played out in the *same* sampled worlds with the *same* play-out
+random numbers (common random numbers: the comparison between two moves is
+paired), and the worse half is dropped in rounds (sequential halving).  Each
+game's knowledge picks the default mode (Ранг: flat; the others: the tree).
+
+The move chosen is the most visited root action (best mean among equals).  With
+``prior=True`` the game's heuristic bot suggests a move from the observation
+(progressive bias at the root); the search keeps it unless another move's mean
+value is better by ``keep_margin`` (plus, where the game asks for it, a number
+of standard errors of the difference).  Where the game's knowledge says that
+its play-outs cannot improve on the heuristic (Lost Cities far from the end of a
+round, :meth:`Knowledge.worth_searching`), the agent plays the heuristic's move
+at once.
 
 Budgets: ``iterations=`` (deterministic for a given seed), ``seconds=`` (wall
 clock), or both (whichever ends first).  ``jobs=`` runs that many independent
@@ -58,16 +68,21 @@ from cardtable.protocol import Game, State
 # The search
 
 
+VAR_FLOOR = 0.25
+"""Smallest variance of play-out values assumed when comparing two moves' means."""
+
+
 @dataclass
 class SearchParams:
     """Settings of one search (see the module docstring)."""
 
     iterations: int | None = None
+    """Tree search: iterations (one play-out each).  Flat Monte Carlo: play-outs in all."""
     seconds: float | None = None
     rollout: str = "policy"
     """``"policy"`` (the game's fast play-out policy) or ``"random"``."""
-    exploration: float = 0.7
-    """UCB1 constant (values are in ``[-1, 1]``)."""
+    exploration: float | None = None
+    """UCB1 constant (values are in ``[-1, 1]``; ``None``: the game's default)."""
     prior: bool = True
     prior_bias: float = 0.5
     """Progressive-bias weight of the heuristic's move at the root."""
@@ -75,8 +90,8 @@ class SearchParams:
     """Keep the heuristic's move unless another is better by this much (value units)."""
     world_pool: int | None = None
     """Reuse at most this many sampled worlds (``None``: the game's default)."""
-    mode: str = "ismcts"
-    """``"ismcts"`` (the tree search) or ``"pimc"`` (flat determinized Monte Carlo:
+    mode: str | None = None
+    """``None`` (the game's default), ``"ismcts"`` (the tree search) or ``"pimc"`` (flat determinized Monte Carlo:
     every remaining root action played out in the same worlds with the same
     play-out random numbers, the worse half dropped in rounds — sequential halving)."""
 
@@ -89,7 +104,7 @@ class SearchParams:
             raise ValueError(f"seconds must be positive, not {self.seconds}")
         if self.rollout not in ("policy", "random"):
             raise ValueError(f"rollout must be 'policy' or 'random', not {self.rollout!r}")
-        if self.mode not in ("ismcts", "pimc"):
+        if self.mode not in (None, "ismcts", "pimc"):
             raise ValueError(f"mode must be 'ismcts' or 'pimc', not {self.mode!r}")
 
 
@@ -104,17 +119,30 @@ class RootStats:
     prior: int | None = None
     keep_margin: float = 0.0
     """How much better (in value) another move must look to replace :attr:`prior`."""
+    keep_z: float = 0.0
+    """…plus this many standard errors of the difference of the two means."""
+    square_sums: dict[int, float] = field(default_factory=dict)
 
     def add(self, other: RootStats) -> None:
         for a, n in other.visits.items():
             self.visits[a] = self.visits.get(a, 0) + n
             self.value_sums[a] = self.value_sums.get(a, 0.0) + other.value_sums.get(a, 0.0)
+            if a in other.square_sums:
+                self.square_sums[a] = self.square_sums.get(a, 0.0) + other.square_sums[a]
         self.iterations += other.iterations
         self.seconds = max(self.seconds, other.seconds)
 
     def mean(self, action: int) -> float:
         n = self.visits.get(action, 0)
         return self.value_sums.get(action, 0.0) / n if n else -1.0
+
+    def _var(self, action: int) -> float:
+        n = self.visits.get(action, 0)
+        if n < 2 or action not in self.square_sums:
+            return 1.0
+        m = self.mean(action)
+        # floored: a few equal play-out results say little about the spread
+        return max(VAR_FLOOR, (self.square_sums[action] / n - m * m) * n / (n - 1))
 
     def ranked(self) -> list[tuple[int, int, float]]:
         """``(action, visits, mean value)``, most visited first."""
@@ -128,8 +156,12 @@ class RootStats:
         margin = self.keep_margin if keep_margin is None else keep_margin
         rows = self.ranked()
         best = rows[0][0]
-        if self.prior is not None and self.prior != best and self.prior in self.visits:
-            if self.mean(self.prior) >= self.mean(best) - margin:
+        if self.prior is not None and self.prior != best and self.visits.get(self.prior):
+            lead = self.mean(best) - self.mean(self.prior)
+            if self.keep_z:
+                lead -= self.keep_z * math.sqrt(self._var(best) / max(1, self.visits[best])
+                                                + self._var(self.prior) / self.visits[self.prior])
+            if lead <= margin:
                 return self.prior
         return best
 
@@ -140,7 +172,7 @@ class _Node:
     __slots__ = ("edges",)
 
     def __init__(self) -> None:
-        # action -> [visits, value sum, availability, child node or None]
+        # action -> [visits, value sum, availability, child node or None, sum of squared values]
         self.edges: dict[int, list[Any]] = {}
 
 
@@ -170,11 +202,12 @@ class _Worlds:
 def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowledge | None = None) -> RootStats:
     """Run one search from ``obs`` and return its root statistics."""
     kn = knowledge if knowledge is not None else knowledge_for(obs.game)
-    if params.mode == "pimc":
+    if (params.mode or kn.mode) == "pimc":
         stats = _pimc(obs, params, seed, kn)
     else:
         stats = _ismcts(obs, params, seed, kn)
     stats.keep_margin = kn.keep_margin(obs, params.keep_margin)
+    stats.keep_z = kn.keep_confidence(obs)
     return stats
 
 
@@ -223,8 +256,10 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             w = world.clone()
             w.apply_action(a)
             _playout(w, kn, root_round, random.Random(play_seed), random_rollout)
+            v = kn.evaluate(w)[me]
             stats.visits[a] += 1
-            stats.value_sums[a] += kn.evaluate(w)[me]
+            stats.value_sums[a] += v
+            stats.square_sums[a] = stats.square_sums.get(a, 0.0) + v * v
         done += len(remaining)
         phase_done += len(remaining)
         worlds += 1
@@ -267,7 +302,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     root_round = kn.round_of(worlds.next())
     deadline = start + params.seconds if params.seconds is not None else math.inf
     limit = params.iterations if params.iterations is not None else 1 << 62
-    c = params.exploration
+    c = params.exploration if params.exploration is not None else kn.exploration
     bias = params.prior_bias if stats.prior is not None else 0.0
     prior = stats.prior
     random_rollout = params.rollout == "random"
@@ -300,10 +335,10 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
                     a = prior
                 else:
                     a = fresh[int(rng.random() * len(fresh))]
-                e = edges[a] = [0, 0.0, 1, None]
+                e = edges[a] = [0, 0.0, 1, None, 0.0]
                 for b in fresh:
                     if b != a:
-                        edges[b] = [0, 0.0, 1, None]
+                        edges[b] = [0, 0.0, 1, None, 0.0]
                 world.apply_action(a)
                 path.append((e, p))
                 break
@@ -339,6 +374,10 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
                 world.apply_action(policy(world, rng))
         values = kn.evaluate(world)
         # --- back-up
+        if path:
+            first = path[0][0]
+            v0 = values[path[0][1]]
+            first[4] += v0 * v0
         for e, p in path:
             e[0] += 1
             e[1] += values[p]
@@ -347,6 +386,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         if e[0]:
             stats.visits[a] = e[0]
             stats.value_sums[a] = e[1]
+            stats.square_sums[a] = e[4]
     for a in legal_root:  # every legal action appears, visited or not
         stats.visits.setdefault(a, 0)
         stats.value_sums.setdefault(a, 0.0)
@@ -404,7 +444,7 @@ class ISMCTSAgent(Agent):
                 self._pool = ProcessPoolExecutor(max_workers=self.jobs)
             futures = [self._pool.submit(_search_task, obs, self.params, seed + 7919 * i) for i in range(self.jobs)]
             parts = [f.result() for f in futures]
-            stats = RootStats(prior=parts[0].prior, keep_margin=parts[0].keep_margin)
+            stats = RootStats(prior=parts[0].prior, keep_margin=parts[0].keep_margin, keep_z=parts[0].keep_z)
             for part in parts:
                 stats.add(part)
         self.last = stats
@@ -414,6 +454,10 @@ class ISMCTSAgent(Agent):
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
+        if self.params.prior and not self.knowledge.worth_searching(obs):
+            choice = self.knowledge.prior(obs, self.rng.getrandbits(63))
+            if choice is not None and choice in legal:
+                return choice
         return self.analyse(obs).choose()
 
     def close(self) -> None:

@@ -77,6 +77,7 @@ SOURCE_NAMES: Final = ("hand", "phantom")
 
 DRAW: Final = 53
 """The ``draw two`` action (2 players)."""
+DRAW_BIT: Final = 1 << DRAW
 PHANTOM_BASE: Final = 54
 """``PHANTOM_BASE + c`` plays drawn card ``c`` (2 players)."""
 
@@ -114,6 +115,7 @@ _CHUNKS: Final[list[list[tuple[int, ...] | None]]] = [[None] * 8192 for _ in ran
 
 
 _new_tuple = tuple.__new__
+_FACE_UP: Final = tuple(f"{name} goes face up" for name in FRENCH_NAMES)
 
 
 def _trick_key(card: int, trump: int, led: int) -> int:
@@ -470,6 +472,12 @@ class LostRanksState(State):
 
     def _restore(self, t: tuple[Any, ...]) -> None:
         p = t[0]
+        if len(t) == 3:
+            _, self._phantoms[p], self._down[p] = t
+            self._pending = ()
+            self._pending_pub = ()
+            self._lm = -1
+            return
         if len(t) == 9:
             (
                 _, self._hands[p], self._voids[p], self._trick, self._led, self._lead_src, self._leader, self._forced,
@@ -565,14 +573,17 @@ class LostRanksState(State):
         if not self._trick:
             if self._forced >= 0:
                 return 1 << self._forced
-            m = h & ~SPY_BIT
-            if not m:
-                m = h
+            m = h & ~SPY_BIT or h
             if self._two and self._phantoms[p]:
-                m |= 1 << DRAW
+                m |= DRAW_BIT
             return m
-        if self._two and self._required_source() == PHANTOM:
-            return 1 << DRAW
+        if self._two:
+            # LR-13: the follower uses the other source, or the one that is not empty.
+            if self._lead_src == HAND:
+                if self._phantoms[p]:
+                    return DRAW_BIT
+            elif not h:
+                return DRAW_BIT
         led = self._led
         if led < 0:
             return h
@@ -606,7 +617,7 @@ class LostRanksState(State):
             low = m & -m
             out.append(51 + low.bit_length())
             m ^= low
-        if len(_LISTS) > 200_000:
+        if len(_LISTS) > 20_000:
             _LISTS.clear()
         _LISTS[key] = tuple(out)
         return out
@@ -684,6 +695,9 @@ class LostRanksState(State):
             self._stack.append(
                 (p, self._hands[p], self._voids[p], trick, self._led, self._lead_src, self._leader, self._forced, len(self._log))
             )
+        elif action == DRAW and len(self._phantoms[p]) >= 2:
+            # Drawing two changes only the phantom deck and the drawn cards.
+            self._stack.append((p, self._phantoms[p], self._down[p]))
         elif self._trick_no == self._last_trick and size == self._n - 1:
             self._stack.append(self._snapshot())
         else:
@@ -746,7 +760,7 @@ class LostRanksState(State):
         else:
             note = self._resolve(trick)
         if other >= 0:
-            note = f"{FRENCH_NAMES[other]} goes face up" + ("; " + note if note else "")
+            note = _FACE_UP[other] + ("; " + note if note else "")
         elif action == DRAW:
             note = f"plays {FRENCH_NAMES[c]}, the last phantom card" + ("; " + note if note else "")
         return _new_tuple(Event, (p, action, self._anames[action], note))

@@ -36,6 +36,7 @@ import typer
 from cardtable.agents import Observation, agent_names, make_agent
 from cardtable.agents.search import decision_times
 from cardtable.lab.series import MatchOutcome, SeriesSummary, seating_for
+from cardtable.lab.stats import wilson_interval
 from cardtable.protocol import Game
 from cardtable.registry import load_game
 
@@ -153,14 +154,40 @@ class ArenaResult:
                 out[entry].extend(m.times[seat])
         return out
 
+    def by_match(self) -> list[dict[str, Any]]:
+        """Per entry, counted once per match it took part in (partners together): the
+        honest sample size for the 95 % interval when an entry holds several seats."""
+        rows = []
+        for entry, label in enumerate(_entry_labels(self.summary)):
+            played = wins = losses = 0
+            for m in self.matches:
+                seats = [s for s, e in enumerate(m.outcome.seating) if e == entry]
+                if not seats:
+                    continue
+                played += 1
+                best = max(m.outcome.returns[s] for s in seats)
+                wins += best > 0
+                losses += min(m.outcome.returns[s] for s in seats) < 0
+            rows.append({
+                "agent": label, "matches": played,
+                "win_rate": wins / played if played else 0.0, "win_rate_95": list(wilson_interval(wins, played)),
+                "loss_rate": losses / played if played else 0.0, "loss_rate_95": list(wilson_interval(losses, played)),
+            })
+        return rows
+
     def as_dict(self) -> dict[str, Any]:
         data = self.summary.as_dict()
+        data["by_match"] = self.by_match()
         for row, times in zip(data["entries"], self.entry_times()):
             row["decision_ms"] = decision_times(times)
         data["outcomes"] = [
             {k: v for k, v in asdict(m.outcome).items()} for m in self.matches
         ]
         return data
+
+
+def _entry_labels(summary: SeriesSummary) -> list[str]:
+    return [e.label for e in summary.per_entry()]
 
 
 def run_arena(
@@ -257,6 +284,18 @@ def arena_command(
         table.add_row(row["agent"], str(t["count"]), f"{t['mean']:.1f}", f"{t['p50']:.1f}", f"{t['p95']:.1f}",
                       f"{t['max']:.1f}")
     console.print(table)
+    if any(sum(1 for e in m.outcome.seating if e == 0) > 1 for m in result.matches[:1]):
+        table = Table(title="by match (partners counted once: the interval to quote)")
+        table.add_column("agent")
+        table.add_column("matches", justify="right")
+        table.add_column("win %  [95 % CI]", justify="right")
+        table.add_column("loss %  [95 % CI]", justify="right")
+        for row in data["by_match"]:
+            lo, hi = row["win_rate_95"]
+            llo, lhi = row["loss_rate_95"]
+            table.add_row(row["agent"], str(row["matches"]), f"{100 * row['win_rate']:.1f}  [{100 * lo:.1f}, {100 * hi:.1f}]",
+                          f"{100 * row['loss_rate']:.1f}  [{100 * llo:.1f}, {100 * lhi:.1f}]")
+        console.print(table)
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     path = json_out or Path("arena-results") / f"{game.name}-{stamp}.json"
     data["command"] = {

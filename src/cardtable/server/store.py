@@ -23,6 +23,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -165,6 +167,9 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
             cur = dbapi_conn.cursor()
             if database and database != ":memory:":
                 cur.execute("PRAGMA journal_mode=WAL")
+                # Checkpoints (which wait for the disk) run on a thread of their
+                # own (Store._checkpointer), never inside a commit on the event loop.
+                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.execute(f"PRAGMA synchronous={sync}")
             cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
@@ -249,13 +254,37 @@ class Store:
         self._closed = False
         self.batches = 0
         self.operations = 0
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
         if self.backend == "sqlite":
             self._conn = self.engine.connect()
+            database = self.engine.url.database
+            if database and database != ":memory:":
+                self._checkpointer = threading.Thread(target=self._checkpoint_loop, args=(database,),
+                                                      name="cardtable-checkpoint", daemon=True)
+                self._checkpointer.start()
         else:
             from sqlalchemy.ext.asyncio import create_async_engine
 
             self.engine.dispose()
             self._async_engine = create_async_engine(self.url, pool_pre_ping=True)
+
+    def _checkpoint_loop(self, database: str, interval: float = 1.0) -> None:
+        """Copy the WAL into the database file every ``interval`` seconds
+        (PASSIVE: never blocks the writer; sqlite3 releases the GIL meanwhile)."""
+        conn = sqlite3.connect(database, timeout=5, check_same_thread=False)
+        try:
+            while not self._stop.wait(interval):
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    log.warning("WAL checkpoint failed", exc_info=True)
+            try:
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+            except sqlite3.Error:
+                pass
+        finally:
+            conn.close()
 
     def _submit(self, op: Callable[[Connection], T]) -> asyncio.Future[T]:
         if self._closed:
@@ -320,6 +349,9 @@ class Store:
             if self._conn is not None:
                 self._conn.close()
             self.engine.dispose()
+            self._stop.set()
+            if self._checkpointer is not None:
+                await asyncio.to_thread(self._checkpointer.join, 10)
         else:
             if self._writer is not None and self._wakeup is not None:
                 self._wakeup.set()

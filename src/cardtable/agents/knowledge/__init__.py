@@ -36,6 +36,10 @@ class Knowledge:
     """Defaults: play-outs to the end of the match with random moves, values = returns."""
 
     game: Game
+    mode: str = "ismcts"
+    """The search the agents run for this game: ``"ismcts"`` or ``"pimc"``."""
+    exploration: float = 0.7
+    """UCB1 constant of the tree search for this game (values in ``[-1, 1]``)."""
     world_pool: int | None = None
     """Reuse at most this many sampled worlds per search (``None``: a fresh one each
     iteration); set where the game's sampler costs more than a play-out."""
@@ -86,6 +90,16 @@ class Knowledge:
             except ValueError:
                 return None
         return self._prior_agent
+
+    def worth_searching(self, obs: Observation) -> bool:
+        """Whether a search can improve on the heuristic's move here (else the agent
+        plays that move at once)."""
+        return True
+
+    def keep_confidence(self, obs: Observation) -> float:
+        """How many standard errors the better-looking move must lead the heuristic's
+        move by (on top of :meth:`keep_margin`) before it replaces it."""
+        return 0.0
 
     def keep_margin(self, obs: Observation, default: float) -> float:
         """How much better than the heuristic's move another must look to be played

@@ -42,8 +42,9 @@ COMMIT_SUM: Final = 19
 """Face total of playable hand cards needed to start a colour in a play-out."""
 WAGER_SUM: Final = 25
 ENDGAME: Final = 10
-"""Cards left in the draw pile from which the search is trusted with small margins."""
-FAR_MARGIN: Final = 0.25
+"""Cards left in the draw pile from which the agents search (before: the heuristic)."""
+KEEP_Z: Final = 1.5
+"""Standard errors by which a move must beat the heuristic's before replacing it."""
 
 
 def _face(v: int) -> int:
@@ -118,6 +119,9 @@ class LostCitiesKnowledge(Knowledge):
 
     sigma = SIGMA
     epsilon = EPSILON
+    exploration = 1.4
+    """Play-out values of one round are close to ±1 (noisy): explore more, so that no
+    move — the heuristic's least of all — is starved after a few unlucky play-outs."""
 
     def round_of(self, state: State) -> int:
         rr: Any = getattr(state, "_rr")
@@ -141,13 +145,17 @@ class LostCitiesKnowledge(Knowledge):
         v = 0.9 * win + 0.1 * margin
         return [v, -v]
 
-    def keep_margin(self, obs: Observation, default: float) -> float:
+    def worth_searching(self, obs: Observation) -> bool:
         """Far from the end of a round the fast play-out policy is a much weaker player
-        than the heuristic bot, and its play-outs misjudge plans that pay off many turns
-        later: the search then overrides the heuristic only on a large difference.
-        Near the end (few cards left to draw) the play-outs are short and accurate."""
-        left = int(obs.view["draw_pile"])
-        return default if left <= ENDGAME else max(default, FAR_MARGIN)
+        than the heuristic bot and its play-outs misjudge plans that pay off many turns
+        later (measured: searching every move loses most rounds to the heuristic).
+        Near the end — few cards left to draw — play-outs are short and accurate, and
+        the timing of the last placements and of stalling (LC-5) is where search
+        gains: the agents search only there."""
+        return int(obs.view["draw_pile"]) <= ENDGAME
+
+    def keep_confidence(self, obs: Observation) -> float:
+        return KEEP_Z
 
     # --- play-out policy ---------------------------------------------------------
     def rollout_action(self, state: State, rng: random.Random) -> int:

@@ -7,7 +7,7 @@
   (LR-17: first to the target, both → higher total, round cap; LR-18: fixed
   rounds, higher total) with a per-round distribution of army points measured
   from heuristic self-play (Spy and active Jacks, LR-15; with Force Strength,
-  LR-16, one army gets one point more).  Ties at the end count as half a win.
+  LR-16, one army gets one point more), separately for 4 and 2 players.  Ties at the end count as half a win.
   Mapped to ``[-1, 1]`` and mixed with a small term for the point difference.
 * **Play-out policy** (on the sampled state, no JSON): lead a random plain card
   (never a Lost Soldier while another card is allowed); following, when the
@@ -38,6 +38,11 @@ _ROUND_POINTS_4: Final = {
     (0, 0): 1.0, (0, 2): 24.5, (2, 0): 24.5, (0, 4): 24.0, (4, 0): 24.0, (0, 6): 12.0, (6, 0): 12.0,
     (2, 2): 36.0, (2, 4): 4.5, (4, 2): 4.5,
 }
+_ROUND_POINTS_2: Final = {
+    (0, 0): 14.0, (0, 2): 44.0, (2, 0): 44.0, (0, 4): 16.0, (4, 0): 16.0, (2, 2): 23.0,
+    (2, 4): 3.5, (4, 2): 3.5, (0, 6): 1.0, (6, 0): 1.0,
+}
+"""The same for Command of Two (2 players, 166 rounds)."""
 MAX_ROUNDS_SEARCHED: Final = 50
 EPSILON: Final = 0.1
 _SPY: Final = 52
@@ -92,7 +97,7 @@ class MatchOdds:
         g: Any = game
         self.target: int | None = g.target
         self.max_rounds: int | None = g.max_rounds
-        self.dist = _distribution(_ROUND_POINTS_4, bool(cfg.force_strength))
+        self.dist = _distribution(_ROUND_POINTS_2 if self.two else _ROUND_POINTS_4, bool(cfg.force_strength))
         self.win = lru_cache(maxsize=None)(self._win)
 
     def _due(self, a: int, b: int, rounds: int) -> bool:

