@@ -147,6 +147,20 @@ def parse_expedition(text: str, colors: int = 6) -> Card:
     return kind
 
 
+def bit_list(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask``, lowest first, as a list (hot paths).
+
+    >>> bit_list(0b101001)
+    [0, 3, 5]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 def bits(mask: int) -> Iterator[int]:
     """Yield the indices of the set bits of ``mask``, lowest first.
 

@@ -22,8 +22,10 @@ if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM}", allow_module_level=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    # Module scope: Playwright's sync API keeps an asyncio loop running in this thread
+    # while it is open, which would break later tests that call asyncio.run().
     with sync_api.sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
         yield b

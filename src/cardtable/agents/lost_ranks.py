@@ -56,10 +56,9 @@ class _Table:
     trump_cost = 0.5
     master_cost = 0.15
     spy_keep = 0.7
-    own_jack_keep = 0.3
+    own_jack_keep = 1.0
     enemy_jack_keep = -1.2
-    guard_weight = 0.0
-    forced_weight = 0.0
+    forced_weight = 1.0
     two_spy_keep = -1.2
     two_enemy_jack_keep = -1.2
 
@@ -162,11 +161,12 @@ class _Table:
         if card % 13 == JACK:
             if SUIT_COLOUR[card // 13] != self.trump_colour:
                 return -0.2  # inactive: junk, glad to be rid of it
-            # Jack protection (LR-7) forces it out once its guards are gone.
-            guards = sum(1 for c in self.hand if c != card and c != SPY and c // 13 == card // 13)
+            # 4 players: an own active Jack is worth +2 fed to a trick the army wins; an enemy
+            # one costs 2 if the enemy captures it.  2 players: a soldier one plays is always
+            # taken by the other army (it cannot win), so an own Jack is junk there.
             if SUIT_COLOUR[card // 13] == self.army:
-                return -0.2 if self.two else self.own_jack_keep + self.guard_weight * min(guards, 3)
-            return self.two_enemy_jack_keep if self.two else self.enemy_jack_keep + self.guard_weight * min(guards, 3)
+                return -0.2 if self.two else self.own_jack_keep
+            return self.two_enemy_jack_keep if self.two else self.enemy_jack_keep
         s = card // 13
         higher = sum(1 for r in range(_rank(card) + 1, 13) if r != JACK and s * 13 + r in self.live)
         base = self.rank_cost * _rank(card)
@@ -346,13 +346,12 @@ class LostRanksHeuristic(Agent):
     """Soldier-aware card play for both modes (see the module docstring)."""
 
     name = "heuristic"
-    lead_cost = 1.0
     future_weight = 0.125
     dump_weight = 1.0
-    beat_factor = 0.8
     jack_lead_penalty = 0.5
     void_bonus = 0.0
-    trump_lead = 0.0
+    trump_lead = 0.6
+    two_dump_weight = 0.0
 
     def act(self, obs: Observation) -> int:
         legal = list(obs.legal_actions)
@@ -388,7 +387,7 @@ class LostRanksHeuristic(Agent):
         # Soldiers still to come are more likely dumped into a trick whose winner is clear.
         gain, loss = t.expected_dumps(after, led)
         value += self.future_weight * len(after) * (p_us - p_them) + self.dump_weight * (p_us * gain + p_them * loss)
-        value -= t.keep_value(card) * (self.lead_cost if not t.trick else 1.0)
+        value -= t.keep_value(card)
         if not t.trick:
             if self.trump_lead and card != SPY and card // 13 == t.trump and card % 13 != JACK:
                 mine = sum(1 for c in t.hand if c != SPY and c // 13 == t.trump and c % 13 != JACK)
@@ -405,23 +404,6 @@ class LostRanksHeuristic(Agent):
                 ):
                     value += self.void_bonus
         return value
-
-    def _outcome_probs(self, t: _Table, seat: int, top: int, led: int, after: list[int]) -> tuple[float, float]:
-        """(P my army captures, P the enemy captures) given the best so far and who plays after."""
-        if not after:
-            if seat < 0:
-                return 0.0, 0.0
-            return (1.0, 0.0) if t.armies[seat] == t.army else (0.0, 1.0)
-        # Each later seat may take over; approximate in order.
-        p_us = 1.0 if seat >= 0 and t.armies[seat] == t.army else 0.0
-        p_them = 1.0 if seat >= 0 and t.armies[seat] != t.army else 0.0
-        for q in after:
-            b = t.p_beat(q, led, top) * self.beat_factor
-            if t.armies[q] == t.army:
-                p_us, p_them = p_us + p_them * b + (1 - p_us - p_them) * b, p_them * (1 - b)
-            else:
-                p_us, p_them = p_us * (1 - b), p_them + p_us * b + (1 - p_us - p_them) * b
-        return p_us, p_them
 
     # ---------------------------------------------------------------- 2 players
     def _act_two(self, t: _Table, legal: list[int]) -> int:
@@ -482,6 +464,8 @@ class LostRanksHeuristic(Agent):
             p_them = p_beat
         value = p_us * (t.stake([card], t.army) + 0.3) + p_them * (t.stake([card], 1 - t.army) - 0.2)
         value += (1 - p_us - p_them) * t.stake([card], -1)
+        gain, loss = t.expected_dumps([opp], led)
+        value += self.two_dump_weight * (p_us * gain + p_them * loss)
         cost = t.keep_value(card)
         return value - (0.3 * cost if from_phantom else cost)
 

@@ -37,7 +37,29 @@ Scores
     ``scores`` (views, ``result()``) are per **seat**: each seat shows its army's running
     total; ``army_scores`` gives ``{"red": …, "black": …}``.  ``round_scores`` lists, per
     round, each seat's army's points.  ``returns()``: +1 for each member of the winning
-    army, −1 for the losers, 0 for all in a draw.
+    army, −1 for the losers, 0 for all in a draw.  ``result()`` adds ``army_scores``,
+    ``winner`` (``"red"``, ``"black"`` or ``None``), ``winning_seats``, ``draw``,
+    ``rounds`` (played), ``tiebreak_rounds`` and the per-round army points.
+
+Views (LR-20)
+    Besides the protocol keys: ``hand`` (own real hand), ``hand_sizes``, ``armies``,
+    ``army``, ``partner``, ``dealer``, ``trump_card``, ``trump_suit``, ``trump_colour``,
+    ``active_soldiers``, ``first_lead`` (the card LR-6 forces, until it is led), ``phase``
+    (``lead``/``follow``/``choose``/``over``), ``trick`` (seat, card, source), ``leader``,
+    ``led_suit``, ``lead_source``, ``trick_number``, ``last_trick``, ``tricks_won``,
+    ``captured`` (per army), ``discards``, ``round_points`` (this round so far),
+    ``voids`` (suits each seat has shown it lacks — a discard, the Spy, or a Jack played
+    to the led suit; Jack protection hides nothing else), ``log`` (the round's plays and
+    trick winners) and ``winner``.  2 players: ``phantoms`` (per seat, top first; the
+    owner sees every card, others only the face-up ones, ``None`` for the rest),
+    ``phantom_face_up``, ``phantom_sizes`` and ``drawn`` (during a draw-two: the drawer
+    and its cards, hidden from the opponent unless they were face up).
+
+Resampling
+    :meth:`LostRanksState.resample` deals every card the seat has not seen with
+    :func:`constrained_deal` (exact counting, uniform over consistent deals): hand sizes,
+    revealed voids, the LR-6 first-lead deductions and the opponent's phantom (size,
+    face-up cards kept in place, hidden cards in a random order) are respected.
 """
 
 from __future__ import annotations

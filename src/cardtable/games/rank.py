@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
+from cardtable.cards import bit_list as _kinds
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
 
 __all__ = ["Rank", "RankConfig", "RankState", "DRAW", "PASS", "NUM_KINDS", "HAND_SIZE", "playable"]
@@ -136,15 +137,6 @@ def playable(hand: Sequence[int], top: int) -> list[int]:
     for c in hand:
         pres |= 1 << c
     return _kinds(_rg4(pres, top))
-
-
-def _kinds(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 _LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
