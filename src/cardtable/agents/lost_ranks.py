@@ -13,7 +13,15 @@ that may have no winner, and plays low when it cannot win.
 
 With 2 players it also weighs the source of a lead (LR-13): a hand lead forces the
 opponent to answer blind from the top of their phantom deck, a phantom lead (whose top
-two cards it knows) lets the opponent answer from the hand.
+two cards it knows) lets the opponent answer from the hand.  There a soldier is always
+taken by the army that did not play it (it cannot win), so the bot values the Spy and the
+enemy's active Jacks in its own hand as liabilities to shed into tricks with no winner.
+
+Strength against ``random`` (matches won): 4 players (a heuristic partnership against a
+random one) about 0.87 over 1,000 matches, 0.91 on seeds 0–199; 2 players about 0.62
+over 800 matches, 0.70 on seeds 0–199.  Lost Ranks is luck-heavy: a random-rollout
+search with 30 samples per move reaches about 0.92 with 4 players on seeds 0–132, and
+with 2 players the Spy makes every round a ±2 coin flip for any policy.
 """
 
 from __future__ import annotations

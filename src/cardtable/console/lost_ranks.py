@@ -210,15 +210,17 @@ def _army(view: dict[str, Any], army: str, lang: str) -> Text:
 
 
 def _hand(view: dict[str, Any], lang: str) -> Text:
+    """The hand sorted by suit, each card numbered as the play loop's quick keys are."""
     out = Text()
-    by_suit: dict[int, list[str]] = {}
-    for name in view["hand"]:
+    previous = None
+    for i, name in enumerate(view["hand"], start=1):
         card = parse_french(name)
-        by_suit.setdefault(4 if card == 52 else card // 13, []).append(name)
-    for i, suit in enumerate(sorted(by_suit)):
-        if i:
-            out.append("   ")
-        out.append_text(_cards(by_suit[suit], lang))
+        suit = 4 if card == 52 else card // 13
+        if previous is not None:
+            out.append("   " if suit != previous else " ")
+        previous = suit
+        out.append(f"{i}:", style="dim")
+        out.append_text(card_text(name, lang))
     return out
 
 

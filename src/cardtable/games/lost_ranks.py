@@ -60,6 +60,19 @@ Resampling
     :func:`constrained_deal` (exact counting, uniform over consistent deals): hand sizes,
     revealed voids, the LR-6 first-lead deductions and the opponent's phantom (size,
     face-up cards kept in place, hidden cards in a random order) are respected.
+
+A short session::
+
+    >>> game = LostRanks(players=2)
+    >>> state = game.new_state(seed=7)
+    >>> view = state.view(0)
+    >>> view["hand_sizes"], view["phantom_sizes"], view["army"]
+    ([17, 17], [9, 9], 'red')
+    >>> state.current_player(), state.legal_action_strings()  # LR-6: A♥ leads
+    (0, ['play AH'])
+    >>> event = state.apply_action(state.parse_action("play AH"))
+    >>> state.legal_action_strings()  # LR-13: the follower answers from the phantom deck
+    ['draw two']
 """
 
 from __future__ import annotations
@@ -80,6 +93,7 @@ from cardtable.cards import (
     SUIT_WORDS,
     french_name,
     parse_french,
+    pretty_french,
 )
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, _rule_id, round_rng
 
@@ -183,8 +197,6 @@ def _names(mask: int) -> list[str]:
 
 def pretty(card: int) -> str:
     """``10♥``-style display name (the Spy is ``Spy``)."""
-    from cardtable.cards import pretty_french
-
     return "Spy" if card == SPY else pretty_french(card)
 
 
@@ -500,6 +512,15 @@ class LostRanksState(State):
             self._pending_pub = ()
             self._lm = -1
             return
+        if len(t) == 11:
+            (
+                _, self._phantoms[p], self._pending, self._pending_pub, self._trick, self._led, self._lead_src,
+                self._leader, self._forced, log, _,
+            ) = t
+            self._to_move = p
+            del self._log[log:]
+            self._lm = -1
+            return
         if len(t) == 9:
             (
                 _, self._hands[p], self._voids[p], self._trick, self._led, self._lead_src, self._leader, self._forced,
@@ -712,14 +733,40 @@ class LostRanksState(State):
         p = self._to_move
         trick = self._trick
         size = len(trick)
-        if size < self._n - 1 and action < NUM_CARDS:
-            # A hand play that does not finish the trick: a small snapshot.
+        last = self._n - 1
+        if size < last and action < 53:
+            # The common case, a hand play that does not finish the trick: a small snapshot.
+            led = self._led
             self._stack.append(
-                (p, self._hands[p], self._voids[p], trick, self._led, self._lead_src, self._leader, self._forced, len(self._log))
+                (p, self._hands[p], self._voids[p], trick, led, self._lead_src, self._leader, self._forced, len(self._log))
             )
-        elif action == DRAW and len(self._phantoms[p]) >= 2:
+            self.history.append(action)
+            self._lm = -1
+            self._hands[p] ^= 1 << action
+            self._log.append((p, action, 0, -1))
+            if not size:
+                self._leader = p
+                self._lead_src = 0
+                self._led = CARD_SUIT[action]
+                self._forced = -1
+            elif led < 0:
+                self._led = CARD_SUIT[action]
+            elif CARD_SUIT[action] != led or action == JACKS[led]:
+                self._voids[p] |= 1 << led
+            self._trick = trick + ((p, action, 0),)
+            self._to_move = p + 1 if p < last else 0
+            return _new_tuple(Event, (p, action, self._anames[action], ""))
+        if action == DRAW and len(self._phantoms[p]) >= 2:
             # Drawing two changes only the phantom deck and the drawn cards.
             self._stack.append((p, self._phantoms[p], self._down[p]))
+        elif size < self._n - 1 and action >= PHANTOM_BASE:
+            # A drawn card played without finishing the trick.
+            self._stack.append(
+                (
+                    p, self._phantoms[p], self._pending, self._pending_pub, trick, self._led, self._lead_src,
+                    self._leader, self._forced, len(self._log), None,
+                )
+            )
         elif self._trick_no == self._last_trick and size == self._n - 1:
             self._stack.append(self._snapshot())
         else:
