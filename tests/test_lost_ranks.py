@@ -618,8 +618,8 @@ def test_console_render_and_describe() -> None:
 
 # ---------------------------------------------------------------------------- heuristic
 
-# Measured: 4 players 0.91 on these 200 seeds, about 0.87 over 1,000 others; 2 players 0.70
-# here, about 0.62 over 800 others (see cardtable.agents.lost_ranks).  With 2 players the Spy
+# Measured: 4 players 0.91 on these 200 seeds, 0.85–0.92 on blocks of 300–400 others; 2 players
+# 0.70 here, 0.63–0.70 on blocks of 400 others (see cardtable.agents.lost_ranks).  With 2 players the Spy
 # always goes to the army that did not play it (it cannot win, LR-1, LR-10), so each round is
 # largely a ±2 coin flip and no policy gets near 0.90 against random (a 200-iteration ISMCTS
 # measured about 0.64).  The thresholds are what the bot reliably achieves.

@@ -18,10 +18,13 @@ taken by the army that did not play it (it cannot win), so the bot values the Sp
 enemy's active Jacks in its own hand as liabilities to shed into tricks with no winner.
 
 Strength against ``random`` (matches won): 4 players (a heuristic partnership against a
-random one) about 0.87 over 1,000 matches, 0.91 on seeds 0–199; 2 players about 0.62
-over 800 matches, 0.70 on seeds 0–199.  Lost Ranks is luck-heavy: a random-rollout
-search with 30 samples per move reaches about 0.92 with 4 players on seeds 0–132, and
-with 2 players the Spy makes every round a ±2 coin flip for any policy.
+random one) 0.85–0.92 depending on the block of seeds (0.903 on 5000–5299, 0.915 on
+10000–10399, 0.848 on 20000–20399; 0.91 on seeds 0–199); 2 players 0.63–0.70 (0.698 on
+20000–20399, 0.625 on 30000–30399, 0.70 on seeds 0–199) — the milder 2-player keep values
+of the Spy and the enemy's Jacks added about 0.04 there.  Lost Ranks is luck-heavy: a
+random-rollout search with 30 samples per move reaches about 0.92 with 4 players on seeds
+0–132, and with 2 players the Spy (captured by the army that did not play it unless a Jack
+shares its trick) makes every round largely a ±2 coin flip for any policy.
 """
 
 from __future__ import annotations
@@ -67,8 +70,8 @@ class _Table:
     own_jack_keep = 1.0
     enemy_jack_keep = -1.2
     forced_weight = 1.0
-    two_spy_keep = -1.2
-    two_enemy_jack_keep = -1.2
+    two_spy_keep = -0.5
+    two_enemy_jack_keep = -0.25
 
     def __init__(self, view: dict[str, JSON]) -> None:
         self.me: int = int(view["player"])

@@ -541,9 +541,13 @@ def hint(state_or_obs: State | Observation, seat: int | None = None, *, seconds:
         return f"{round(50 * (value + 1))} %"
 
     first = f"Suggested: {obs.action_to_string(choice)} — est. {label} {pct(stats.mean(choice))}"
-    others = [r for r in rows if r[0] != choice][: max(0, top - 1)]
+    others = sorted((r for r in rows if r[0] != choice), key=lambda r: -r[2])[: max(0, top - 1)]
     if others:
         first += "; next best: " + ", ".join(f"{obs.action_to_string(a)} {pct(v)}" for a, _, v in others)
+        n = stats.visits.get(choice, 0)
+        if n and any(v > stats.mean(choice) for _, _, v in others):
+            spread = round(100 * math.sqrt(stats._var(choice) / n))  # ±2 SE in percent of [-1, 1] → [0, 100]
+            first += f" (estimates ±{max(1, spread)} %)"
     return first
 
 

@@ -151,4 +151,4 @@ class RankKnowledge(Knowledge):
         return options[int(rng.random() * len(options))]
 
     def value_label(self) -> str:
-        return "not to lose"
+        return "chance not to lose"
