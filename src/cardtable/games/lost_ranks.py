@@ -95,6 +95,7 @@ from cardtable.cards import (
     parse_french,
     pretty_french,
 )
+from cardtable.cards import bit_list as _mask_to_list
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, _rule_id, round_rng
 
 # ---------------------------------------------------------------------------
@@ -135,15 +136,6 @@ VOID_MASKS: Final = tuple(
 
 CARD_SUIT: Final = tuple([c // 13 for c in range(52)] + [-1])
 CARD_RANK: Final = tuple([c % 13 for c in range(52)] + [-1])
-
-
-def _mask_to_list(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 _CHUNKS: Final[list[list[tuple[int, ...] | None]]] = [[None] * 8192 for _ in range(4)]
