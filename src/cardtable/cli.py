@@ -288,6 +288,15 @@ def replay(
         console.print(f"[yellow]The record stops after move {len(final.history)}; the match is not finished.[/]")
 
 
+def _register_arena() -> None:
+    from cardtable.lab.arena import arena_command
+
+    app.command("arena")(arena_command)
+
+
+_register_arena()
+
+
 def main() -> None:
     app()
 
