@@ -8,17 +8,13 @@ import asyncio
 import json
 import os
 import re
-import socket
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-import uvicorn
-
-from cardtable.server.app import create_app
 from cardtable.web import mount
+from srvkit import ServerThread
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -34,41 +30,23 @@ PHONE = {"width": 390, "height": 844}
 TOKEN = re.compile(r"[0-9A-Za-z]+")
 
 
-class LiveServer:
-    """``with LiveServer(db_url) as srv:`` — the app with the UI mounted, on 127.0.0.1."""
+class LiveServer(ServerThread):
+    """``with LiveServer(db_url) as srv:`` — the app with the UI mounted, on 127.0.0.1,
+    served on an event loop of our own so tests can run coroutines on it."""
 
     def __init__(self, db_url: str, **options: Any) -> None:
-        self.app = create_app(db_url, **options)
+        super().__init__(db_url, **options)
         mount(self.app)
-        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        self.sock.bind(("127.0.0.1", 0))
-        self.port = self.sock.getsockname()[1]
-        self.base = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, log_level="warning", lifespan="on", ws_per_message_deflate=False)
-        self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._run, daemon=True)
-        self.http = httpx.Client(base_url=self.base, timeout=10)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
         self.loop.run_until_complete(self.server.serve(sockets=[self.sock]))
 
     def __enter__(self) -> LiveServer:
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("the server did not start")
-            time.sleep(0.01)
+        super().__enter__()
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.http.close()
-        self.server.should_exit = True
-        self.thread.join(15)
-        self.sock.close()
 
     def create(self, game: str, config: dict[str, Any], seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
         r = self.http.post("/api/matches", json={"game": game, "config": config, "seats": seats, **extra})
