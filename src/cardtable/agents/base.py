@@ -7,6 +7,7 @@ action ids and a sampler of the hidden information — and never the true state.
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -38,7 +39,7 @@ class Observation:
         return self._state.action_to_string(action)
 
 
-class Agent:
+class Agent(ABC):
     """Base class of agents.  ``name`` is the registry name; agents are seeded."""
 
     name: ClassVar[str] = "agent"
@@ -49,9 +50,9 @@ class Agent:
         if options:
             raise ValueError(f"agent {self.name!r} takes no options {sorted(options)}")
 
+    @abstractmethod
     def act(self, obs: Observation) -> int:
         """Choose one of ``obs.legal_actions``."""
-        raise NotImplementedError  # pragma: no cover - abstract
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
