@@ -25,6 +25,7 @@ from typing import Any, Final
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.cards import FRENCH_NAMES
+from cardtable.cards import bit_list as _bits
 from cardtable.protocol import State
 
 _ESCAPES: Final = sum(1 << (s * 13 + r) for s in range(4) for r in (11, 12)) | (1 << 52)
@@ -68,15 +69,6 @@ def exclusions(view: dict[str, Any]) -> dict[int, int]:
                 out[seat] = stuck
         elif kind == "pull-back":
             out.pop(int(e["seat"]), None)
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
     return out
 
 
