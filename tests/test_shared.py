@@ -108,6 +108,40 @@ def test_cli_bad_options_are_explained() -> None:
     assert res.exit_code == 2 and "unknown agent" in res.output
 
 
+def test_cli_agent_specs_with_options_and_their_errors() -> None:
+    res = runner.invoke(app, ["simulate", "rank", "--players", "3", "--games", "2",
+                              "--agents", "ismcts:iterations=5:mode=pimc,random"])
+    assert res.exit_code == 0, res.output
+    assert "ismcts:iterations=5:mode=pimc" in res.output
+    res = runner.invoke(app, ["simulate", "rank", "--agents", "ismcts:iterations"])
+    assert res.exit_code == 2 and "is not key=value" in res.output
+    res = runner.invoke(app, ["simulate", "rank", "--agents", "heuristic:depth=3"])
+    assert res.exit_code == 2 and "takes no options ['depth']" in res.output
+    res = runner.invoke(app, ["simulate", "lost-cities", "--agents", "a,b,c"])
+    assert res.exit_code == 2 and "3 agents for 2 seats" in res.output
+
+
+def test_make_agent_spec_options_and_overrides() -> None:
+    game = load_game("rank", players=3)
+    agent = make_agent("ismcts:iterations=7:prior=false", game, seed=1)
+    assert agent.params.iterations == 7 and agent.params.prior is False  # type: ignore[attr-defined]
+    assert make_agent("ismcts:iterations=7", game, iterations=9).params.iterations == 9  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="unknown agent 'genius' for rank; choose from: easy"):
+        make_agent("genius", game)
+
+
+def test_series_counts_a_partnership_once() -> None:
+    from cardtable.lab.series import MatchOutcome, SeriesSummary
+
+    outcomes = [MatchOutcome(i, [i % 2, 1 - i % 2, i % 2, 1 - i % 2], [1.0, -1.0, 1.0, -1.0], [], 10,
+                             [[0.1], [0.2], [0.3], [0.4]]) for i in range(4)]
+    teams = SeriesSummary("x", {}, ["a", "b"], [[0, 2], [1, 3]], outcomes).per_entry()
+    assert [(e.results, e.wins) for e in teams] == [(4, 2), (4, 2)]
+    seats = SeriesSummary("x", {}, ["a", "b"], [[0], [1], [2], [3]], outcomes).per_entry()
+    assert [(e.results, e.wins) for e in seats] == [(8, 4), (8, 4)]
+    assert sorted(teams[0].decision_seconds) == [0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4]
+
+
 def test_cli_replay_and_bad_record(tmp_path: Path) -> None:
     path = _finished_record(tmp_path)
     res = runner.invoke(app, ["replay", str(path)])

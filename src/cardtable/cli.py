@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardtable import records
-from cardtable.agents import agent_names, make_agent
+from cardtable.agents import agent_names, check_agent_spec, make_agent
 from cardtable.protocol import Game
 from cardtable.registry import game_names, load_game
 
@@ -67,15 +67,21 @@ def build_game(name: str, **given: Any) -> Game:
         raise fail(str(err)) from None
 
 
-def parse_agents(text: str, game: Game) -> list[str]:
-    names = [a.strip() for a in text.split(",") if a.strip()]
-    known = agent_names(game.name)
-    bad = [a for a in names if a not in known]
-    if not names or bad:
-        raise fail(f"unknown agent {', '.join(bad) or text!r}; choose from: {', '.join(known)}")
-    if len(names) > game.num_players:
-        raise fail(f"{len(names)} agents for {game.num_players} seats: give at most {game.num_players}")
-    return names
+def check_entries(text: str, game: Game) -> list[str]:
+    """Comma-separated agent specs (``hard,heuristic``, ``ismcts:iterations=300,random``),
+    each checked by building it once; a clear error otherwise."""
+    entries = [a.strip() for a in text.split(",") if a.strip()]
+    if not entries:
+        raise fail(f"no agents given; choose from: {', '.join(agent_names(game.name))}")
+    if len(entries) > game.num_players:
+        raise fail(f"{len(entries)} agents for {game.num_players} seats: give at most {game.num_players}")
+    for entry in entries:
+        try:
+            check_agent_spec(entry, game)
+            make_agent(entry, game, seed=0)
+        except ValueError as err:
+            raise fail(str(err)) from None
+    return entries
 
 
 @app.command("games")
@@ -96,7 +102,7 @@ def games_command() -> None:
 @app.command()
 def play(
     game_name: str = GameArg,
-    ai: str = typer.Option("heuristic", "--ai", help="The AI for every other seat (see `cardtable games`)."),
+    ai: str = typer.Option("heuristic", "--ai", help="The AI for every other seat: easy, medium, hard, heuristic, random (see `cardtable games`), options as name:key=value."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Deal seed (default: random)."),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 = first)."),
     colors: Optional[int] = ColorsOpt,
@@ -134,7 +140,8 @@ def play(
                           force_strength=force_strength, longer=longer)
         if not 0 <= seat < game.num_players:
             raise fail(f"--seat must be 0..{game.num_players - 1}")
-        parse_agents(ai, game)
+        if len(check_entries(ai, game)) != 1:
+            raise fail("--ai takes one agent (it plays every other seat), e.g. --ai hard")
         seed = seed if seed is not None else random.SystemRandom().randrange(1 << 31)
         state = game.new_state(seed=seed)
         ai_names = {s: ai for s in range(game.num_players) if s != seat}
@@ -187,45 +194,54 @@ def serve(
 def simulate(
     game_name: str = GameArg,
     games: int = typer.Option(100, "--games", "-n", min=1, help="Number of matches."),
-    agents: str = typer.Option("heuristic,random", "--agents", "-a", help="Comma-separated agents; seats rotate between matches."),
+    agents: str = typer.Option("heuristic,random", "--agents", "-a",
+                               help="Comma-separated agents (name or name:key=value:…); seats rotate between matches."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first match (match i uses seed+i)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (worker processes)."),
     colors: Optional[int] = ColorsOpt,
     rounds: Optional[int] = RoundsOpt,
     players: Optional[int] = PlayersOpt,
     force_strength: bool = ForceOpt,
     longer: bool = LongerOpt,
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary as JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary (and every match) as JSON."),
 ) -> None:
     """Play many matches between agents and print win rates (95 % intervals), mean scores
-    and seat advantage."""
+    and seat advantage.  (``cardtable arena`` does the same with decision times.)"""
     from cardtable.lab.series import run_series
 
     game = build_game(game_name, colors=colors, rounds=rounds, players=players,
                       force_strength=force_strength, longer=longer)
-    names = parse_agents(agents, game)
+    entries = check_entries(agents, game)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
-        task = progress.add_task(f"{game.title}: {' vs '.join(names)}", total=games)
-        summary = run_series(game, names, games=games, seed=seed, on_match=lambda _: progress.advance(task))
+        task = progress.add_task(f"{game.title}: {' vs '.join(entries)}", total=games)
+        summary = run_series(game, entries, games=games, seed=seed, jobs=jobs,
+                             on_match=lambda _: progress.advance(task))
     console.print(summary_tables(summary))
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(summary.as_dict(), indent=1) + "\n", encoding="utf-8")
+        json_out.write_text(json.dumps(summary.as_dict(outcomes=True), indent=1) + "\n", encoding="utf-8")
         console.print(f"Summary written to {json_out}")
 
 
-def summary_tables(summary: Any) -> Table:
+def summary_tables(summary: Any, *, times: bool = False) -> Table:
+    """The by-agent and by-seat tables of a series (and decision-time percentiles if
+    ``times``).  A result is one match of one team: partners count once."""
     data = summary.as_dict()
     outer = Table.grid(padding=(1, 0))
-    title = f"{data['matches']} matches of {data['game']} {data['config']}  (draws: {data['draws']}, mean length {data['mean_actions']:.0f} actions)"
+    partners = any(len(team) > 1 for team in data["teams"])
+    title = (f"{data['matches']} matches of {data['game']} {data['config']}  (draws: {data['draws']}, "
+             f"mean length {data['mean_actions']:.0f} actions)")
     for heading, rows in (("by agent", data["entries"]), ("by seat (seat advantage)", data["seats"])):
-        t = Table(title=f"{title} — {heading}" if heading == "by agent" else heading)
+        by_agent = heading == "by agent"
+        t = Table(title=f"{title} — {heading}" if by_agent else heading,
+                  caption="partners count as one result" if by_agent and partners else None)
         t.add_column("")
-        t.add_column("seat-matches", justify="right")
+        t.add_column("results" if by_agent else "matches", justify="right")
         t.add_column("win %  [95 % CI]", justify="right")
         t.add_column("loss %  [95 % CI]", justify="right")
         t.add_column("mean return", justify="right")
-        if heading == "by agent":
+        if by_agent:
             t.add_column("mean score", justify="right")
             t.add_column("ms/decision", justify="right")
         for r in rows:
@@ -233,15 +249,24 @@ def summary_tables(summary: Any) -> Table:
             llo, lhi = r["loss_rate_95"]
             cells = [
                 r["agent"],
-                str(r["seat_matches"]),
+                str(r["results"]),
                 f"{100 * r['win_rate']:.1f}  [{100 * lo:.1f}, {100 * hi:.1f}]",
                 f"{100 * r['loss_rate']:.1f}  [{100 * llo:.1f}, {100 * lhi:.1f}]",
                 f"{r['mean_return']:+.3f}",
             ]
-            if heading == "by agent":
+            if by_agent:
                 cells.append("—" if r["mean_score"] is None else f"{r['mean_score']:.1f}")
-                cells.append(f"{r['mean_decision_ms']:.2f}")
+                cells.append(f"{r['decision_ms']['mean']:.2f}")
             t.add_row(*cells)
+        outer.add_row(t)
+    if times:
+        t = Table(title="decision times (decisions with a choice)")
+        t.add_column("")
+        for col in ("decisions", "mean ms", "p50 ms", "p95 ms", "max ms"):
+            t.add_column(col, justify="right")
+        for r in data["entries"]:
+            ms = r["decision_ms"]
+            t.add_row(r["agent"], str(ms["count"]), *(f"{ms[k]:.1f}" for k in ("mean", "p50", "p95", "max")))
         outer.add_row(t)
     return outer
 

@@ -81,6 +81,13 @@ class Game(ABC):
         """The options as plain data (what a record stores)."""
         return dataclasses.asdict(self.config)
 
+    def teams(self) -> list[list[int]]:
+        """Seats that share one result (partnerships); every seat alone by default.
+
+        Statistics count a team once per match: partners are one sample, not two.
+        """
+        return [[seat] for seat in range(self.num_players)]
+
     @abstractmethod
     def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> State:
         """A new match.  ``decks[i]`` (card ids in dealing order) fixes round ``i``'s

@@ -1,21 +1,28 @@
-"""Run series of matches between named agents, seats rotated, and summarise them.
+"""Series of matches between agents, seats rotated, and their summary.
 
-``agents`` is a list of agent names.  In match ``i`` seat ``s`` is played by
-entry ``(s + i) % len(agents)``: with as many entries as seats every entry
-visits every seat; with two entries in a four-seat partnership game the
-entries form the two partnerships.
+``entries`` are agent specs (``"heuristic"``, ``"ismcts:iterations=300"``, see
+:func:`cardtable.agents.parse_agent_spec`).  In match ``i`` seat ``s`` is played
+by entry ``(s + i) % len(entries)``: with as many entries as seats every entry
+visits every seat; with two entries in a four-seat partnership game the entries
+form the two partnerships.
+
+Results are counted per *team* (:meth:`cardtable.protocol.Game.teams`): a
+partnership held by one entry is one result per match, not two, so the 95 %
+intervals have the right width.  In games without partners a team is a seat.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cardtable.agents import Observation, make_agent
-from cardtable.lab.stats import mean, wilson_interval
+from cardtable.agents import Observation, check_agent_spec, make_agent
+from cardtable.lab.stats import mean, time_summary, wilson_interval
 from cardtable.protocol import Game
+from cardtable.registry import load_game
 
 
 @dataclass
@@ -24,17 +31,20 @@ class MatchOutcome:
 
     seed: int
     seating: list[int]
-    """``seating[seat]`` = index into the agent list."""
+    """``seating[seat]`` = index into the entry list."""
     returns: list[float]
     scores: list[Any]
     actions: int
-    think_seconds: list[float]
-    """Total decision time per seat."""
-    decisions: list[int]
+    decision_seconds: list[list[float]]
+    """Every decision's time per seat (decisions with more than one legal move)."""
+
+    @property
+    def think_seconds(self) -> list[float]:
+        return [sum(times) for times in self.decision_seconds]
 
 
 def seating_for(match_index: int, num_players: int, num_entries: int) -> list[int]:
-    """Which agent entry sits in each seat for match ``match_index``.
+    """Which entry sits in each seat for match ``match_index``.
 
     >>> seating_for(0, 2, 2), seating_for(1, 2, 2)
     ([0, 1], [1, 0])
@@ -44,67 +54,74 @@ def seating_for(match_index: int, num_players: int, num_entries: int) -> list[in
     return [(s + match_index) % num_entries for s in range(num_players)]
 
 
-def play_match(game: Game, agent_names: Sequence[str], *, seed: int, match_index: int = 0) -> MatchOutcome:
-    """Play one match; agent entry ``k`` is seeded from ``(seed, k)``."""
-    seating = seating_for(match_index, game.num_players, len(agent_names))
-    agents = [make_agent(agent_names[e], game, seed=seed * 1000 + s) for s, e in enumerate(seating)]
+def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: int = 0) -> MatchOutcome:
+    """Play one match; the agent in seat ``s`` is seeded with ``seed * 1000 + s``."""
+    seating = seating_for(match_index, game.num_players, len(entries))
+    agents = [make_agent(entries[e], game, seed=seed * 1000 + s) for s, e in enumerate(seating)]
     state = game.new_state(seed=seed)
-    think = [0.0] * game.num_players
-    decisions = [0] * game.num_players
+    times: list[list[float]] = [[] for _ in range(game.num_players)]
     clock = time.perf_counter
-    while not state.is_terminal():
-        seat = state.current_player()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            start = clock()
-            action = agents[seat].act(Observation(game, seat, state.view(seat), tuple(legal), state))
-            think[seat] += clock() - start
-            decisions[seat] += 1
-        state.apply_action(action)
-    result = state.result()
-    return MatchOutcome(seed, seating, list(state.returns()), list(result.get("scores", [])), len(state.history), think, decisions)
+    try:
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                start = clock()
+                action = agents[seat].act(Observation(game, seat, state.view(seat), tuple(legal), state))
+                times[seat].append(clock() - start)
+            state.apply_action(action)
+    finally:
+        for agent in agents:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+    scores = list(state.result().get("scores", []))
+    return MatchOutcome(seed, seating, list(state.returns()), scores, len(state.history), times)
 
 
 @dataclass
 class EntrySummary:
+    """Results of one agent entry (or one seat)."""
+
     label: str
-    matches: int = 0
+    results: int = 0
+    """Matches counted once per team the entry held (partners together)."""
     wins: int = 0
     losses: int = 0
     draws: int = 0
     returns: list[float] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
-    think: float = 0.0
-    decisions: int = 0
+    decision_seconds: list[float] = field(default_factory=list)
+
+    def add(self, ret: float, *, drawn: bool) -> None:
+        self.results += 1
+        self.wins += ret > 0
+        self.losses += ret < 0
+        self.draws += drawn
+        self.returns.append(ret)
 
     @property
     def win_rate(self) -> float:
-        return self.wins / self.matches if self.matches else 0.0
+        return self.wins / self.results if self.results else 0.0
 
     @property
     def loss_rate(self) -> float:
-        return self.losses / self.matches if self.matches else 0.0
-
-    def win_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.wins, self.matches)
-
-    def loss_interval(self) -> tuple[float, float]:
-        return wilson_interval(self.losses, self.matches)
+        return self.losses / self.results if self.results else 0.0
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "agent": self.label,
-            "seat_matches": self.matches,
+            "results": self.results,
             "win_rate": self.win_rate,
-            "win_rate_95": list(self.win_interval()),
+            "win_rate_95": list(wilson_interval(self.wins, self.results)),
             "loss_rate": self.loss_rate,
-            "loss_rate_95": list(self.loss_interval()),
+            "loss_rate_95": list(wilson_interval(self.losses, self.results)),
             "draws": self.draws,
             "mean_return": mean(self.returns),
             "mean_score": mean(self.scores) if self.scores else None,
-            "mean_decision_ms": 1000 * self.think / self.decisions if self.decisions else 0.0,
+            "decision_ms": time_summary(self.decision_seconds),
         }
 
 
@@ -113,26 +130,23 @@ class SeriesSummary:
     game: str
     config: dict[str, Any]
     agents: list[str]
+    teams: list[list[int]]
     outcomes: list[MatchOutcome]
 
     def per_entry(self) -> list[EntrySummary]:
-        """One line per agent entry, counted per seat it played (partners count twice,
-        which leaves the rates unchanged)."""
-        labels = _labels(self.agents)
-        rows = [EntrySummary(label) for label in labels]
+        """One row per entry: one result per team it held in each match."""
+        rows = [EntrySummary(label) for label in _labels(self.agents)]
         for o in self.outcomes:
+            drawn = not any(o.returns)
+            for team in self.teams:
+                holders = {o.seating[s] for s in team}
+                units = [team] if len(holders) == 1 else [[s] for s in team]
+                for unit in units:
+                    rows[o.seating[unit[0]]].add(o.returns[unit[0]], drawn=drawn)
             for seat, entry in enumerate(o.seating):
-                row = rows[entry]
-                row.think += o.think_seconds[seat]
-                row.decisions += o.decisions[seat]
-                r = o.returns[seat]
-                row.matches += 1
-                row.wins += r > 0
-                row.losses += r < 0
-                row.draws += r == 0 and not any(x != 0 for x in o.returns)
-                row.returns.append(r)
+                rows[entry].decision_seconds.extend(o.decision_seconds[seat])
                 if len(o.scores) == len(o.seating) and isinstance(o.scores[seat], (int, float)):
-                    row.scores.append(float(o.scores[seat]))
+                    rows[entry].scores.append(float(o.scores[seat]))
         return rows
 
     def per_seat(self) -> list[EntrySummary]:
@@ -141,56 +155,73 @@ class SeriesSummary:
         rows = [EntrySummary(f"seat {s}") for s in range(n)]
         for o in self.outcomes:
             for seat in range(n):
-                r = o.returns[seat]
-                rows[seat].matches += 1
-                rows[seat].wins += r > 0
-                rows[seat].losses += r < 0
-                rows[seat].returns.append(r)
+                rows[seat].add(o.returns[seat], drawn=not any(o.returns))
         return rows
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
+    def as_dict(self, *, outcomes: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "game": self.game,
             "config": self.config,
             "agents": self.agents,
+            "teams": self.teams,
             "matches": len(self.outcomes),
             "draws": sum(1 for o in self.outcomes if not any(o.returns)),
             "mean_actions": mean([o.actions for o in self.outcomes]),
             "entries": [e.as_dict() for e in self.per_entry()],
             "seats": [e.as_dict() for e in self.per_seat()],
         }
+        if outcomes:
+            data["outcomes"] = [asdict(o) for o in self.outcomes]
+        return data
 
 
 def _labels(agents: Sequence[str]) -> list[str]:
+    """Entry labels, numbered where a spec appears more than once."""
+    totals = {a: agents.count(a) for a in agents}
     seen: dict[str, int] = {}
     out = []
     for a in agents:
-        seen[a] = seen.get(a, 0) + 1
-    counts: dict[str, int] = {}
-    for a in agents:
-        if seen[a] > 1:
-            counts[a] = counts.get(a, 0) + 1
-            out.append(f"{a}#{counts[a]}")
+        if totals[a] > 1:
+            seen[a] = seen.get(a, 0) + 1
+            out.append(f"{a}#{seen[a]}")
         else:
             out.append(a)
     return out
 
 
+def _play_in_worker(name: str, config: dict[str, Any], entries: list[str], seed: int, index: int) -> MatchOutcome:
+    return play_match(load_game(name, **config), entries, seed=seed, match_index=index)
+
+
 def run_series(
     game: Game,
-    agent_names: Sequence[str],
+    entries: Sequence[str],
     *,
     games: int,
     seed: int = 0,
+    jobs: int = 1,
     on_match: Callable[[MatchOutcome], None] | None = None,
 ) -> SeriesSummary:
-    """Play ``games`` matches with seeds ``seed, seed+1, …`` and seats rotated."""
-    for name in agent_names:  # fail early on an unknown agent
-        make_agent(name, game, seed=0)
-    outcomes = []
-    for i in range(games):
-        outcome = play_match(game, agent_names, seed=seed + i, match_index=i)
-        outcomes.append(outcome)
-        if on_match is not None:
-            on_match(outcome)
-    return SeriesSummary(game.name, game.config_dict(), list(agent_names), outcomes)
+    """Play ``games`` matches (seeds ``seed, seed+1, …``, seats rotated), ``jobs`` at a
+    time in worker processes.  Unknown agents or options fail before any match."""
+    if len(entries) > game.num_players:
+        raise ValueError(f"{len(entries)} agents for {game.num_players} seats: give at most {game.num_players}")
+    for entry in entries:
+        check_agent_spec(entry, game)
+        make_agent(entry, game, seed=0)
+    outcomes: dict[int, MatchOutcome] = {}
+    if jobs <= 1:
+        for i in range(games):
+            outcomes[i] = play_match(game, entries, seed=seed + i, match_index=i)
+            if on_match is not None:
+                on_match(outcomes[i])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(_play_in_worker, game.name, game.config_dict(), list(entries), seed + i, i): i
+                       for i in range(games)}
+            for future in as_completed(futures):
+                outcomes[futures[future]] = future.result()
+                if on_match is not None:
+                    on_match(outcomes[futures[future]])
+    return SeriesSummary(game.name, game.config_dict(), list(entries), game.teams(),
+                         [outcomes[i] for i in range(games)])
