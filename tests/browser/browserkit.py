@@ -75,17 +75,20 @@ class LiveServer(ServerThread):
 
         return asyncio.run_coroutine_threadsafe(op(), self.loop).result(10)
 
-    def ever_shown(self, match_id: str, seat: int | None) -> set[str]:
-        """Every card shown to ``seat`` (None: the public) in any state of the match so far."""
+    def replay_steps(self, match_id: str, seat: int | None) -> list[dict[str, Any]]:
+        """The match so far as ``seat`` (None: the public) saw it: the server's replay steps."""
 
         async def op() -> list[dict[str, Any]]:
             room = await self.app.state.rooms.get(match_id)
             steps: list[dict[str, Any]] = await asyncio.to_thread(room.replay_steps, seat)
             return steps
 
-        steps = asyncio.run_coroutine_threadsafe(op(), self.loop).result(30)
+        return asyncio.run_coroutine_threadsafe(op(), self.loop).result(30)
+
+    def ever_shown(self, match_id: str, seat: int | None) -> set[str]:
+        """Every card shown to ``seat`` (None: the public) in any state of the match so far."""
         out: set[str] = set()
-        for step in steps:
+        for step in self.replay_steps(match_id, seat):
             out |= shown_cards(json.dumps(step["view"]))
         return out
 
@@ -188,3 +191,32 @@ def screenshot(page: Any, name: str, size: dict[str, int]) -> Path:
     page.wait_for_timeout(150)
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+class Tracker:
+    """Console errors, page errors and missing translations of the pages opened
+    (the UI warns on the console when a text is missing in the page's language,
+    so this is caught even for pages closed before the test ends)."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+        self.pages: list[Any] = []
+
+    def _console(self, msg: Any) -> None:
+        if msg.type == "error" or (msg.type == "warning" and msg.text.startswith("cardtable: missing translation")):
+            self.errors.append(f"console: {msg.text}")
+
+    def watch(self, page: Any) -> Any:
+        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
+        page.on("console", self._console)
+        page.set_default_timeout(10_000)
+        self.pages.append(page)
+        return page
+
+    def check(self) -> None:
+        assert not self.errors, self.errors
+        for page in self.pages:
+            if page.is_closed():
+                continue
+            missing = page.evaluate("() => [...(window.__cardtableMissing || [])]")
+            assert not missing, f"missing translations: {missing}"

@@ -16,7 +16,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright Pyt
 # the kit sits next to this file (works with any --import-mode)
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from browserkit import CHROMIUM, CHROMIUM_ARGS, LiveServer  # noqa: E402
+from browserkit import CHROMIUM, CHROMIUM_ARGS, LiveServer, Tracker  # noqa: E402
 
 if not CHROMIUM.exists():
     pytest.skip(f"browser tests need Debian's Chromium at {CHROMIUM}", allow_module_level=True)
@@ -37,3 +37,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db: Path = tmp_path_factory.mktemp("browser-db") / "cardtable.db"
     with LiveServer(f"sqlite:///{db}", ai_delay=0.02, takeover_grace=1.0) as srv:
         yield srv
+
+
+@pytest.fixture()
+def tracker(browser: Any) -> Iterator[Tracker]:
+    """Fails the test on page errors, console errors and missing translations."""
+    tr = Tracker()
+    yield tr
+    tr.check()

@@ -15,43 +15,12 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, screenshot, secret_cards, wait_seq
+from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, secret_cards, wait_seq
 
 Page = Any
-
-
-class Tracker:
-    """Console errors, page errors and missing translations of the pages opened."""
-
-    def __init__(self) -> None:
-        self.errors: list[str] = []
-        self.pages: list[Page] = []
-
-    def watch(self, page: Page) -> Page:
-        page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
-        page.on("console", lambda m: self.errors.append(f"console: {m.text}") if m.type == "error" else None)
-        page.set_default_timeout(10_000)
-        self.pages.append(page)
-        return page
-
-    def check(self) -> None:
-        assert not self.errors, self.errors
-        for page in self.pages:
-            if page.is_closed():
-                continue
-            missing = page.evaluate("() => [...(window.__cardtableMissing || [])]")
-            assert not missing, f"missing translations: {missing}"
-
-
-@pytest.fixture()
-def tracker(browser: Any) -> Iterator[Tracker]:
-    tr = Tracker()
-    yield tr
-    tr.check()
 
 
 def match_id_of(page: Page) -> str:
@@ -179,6 +148,11 @@ def test_lost_cities_two_players_join_by_invite_and_finish_a_round(browser: Any,
             assert "match" in page.inner_text(".modal").lower()
         screenshot(ann, "lost-cities-end-desktop", DESKTOP)
         assert sum(c.checks for c in checkers.values()) > 2 * step
+        # from the end of the match to its replay, from this seat's point of view
+        bob.click("#modal-replay")
+        bob.wait_for_selector(".replay-page-board")
+        assert f"/replay/{mid}?seat=1" in bob.url
+        assert bob.evaluate("() => document.body.dataset.steps") == str(server.snapshot(mid)[0])
     finally:
         ann_ctx.close()
         bob_ctx.close()

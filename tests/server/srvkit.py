@@ -150,7 +150,7 @@ class WsClient:
         return self.wait(reply, timeout)
 
     def drain(self) -> list[Msg]:
-        out = []
+        out: list[Msg] = []
         while True:
             try:
                 m = self.inbox.get_nowait()

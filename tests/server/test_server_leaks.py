@@ -135,26 +135,46 @@ def step(table: Table, action: str, data: st.DataObject) -> None:
         table.spectators.pop(0).close()
 
 
+class Knowledge:
+    """What each recipient may know after each move of a match, from the games' views."""
+
+    def __init__(self, server: ServerThread, match_id: str) -> None:
+        room = server.rooms.rooms[match_id]
+        game = room.game
+        history = list(room.state.history)
+        self.seed: int = room.row.seed
+        self.cards = card_names(game)
+        self.n = n = game.num_players
+        state = game.new_state(seed=self.seed)
+        self.known: list[list[set[str]]] = [[] for _ in range(n)]
+        self.public: list[set[str]] = []
+        self.hands: list[list[set[str]]] = [[] for _ in range(n)]
+        for k in range(len(history) + 1):
+            shown = [tokens(json.dumps(state.view(s))) & self.cards for s in range(n)]
+            for s in range(n):
+                self.known[s].append((self.known[s][-1] if k else set()) | shown[s])
+                self.hands[s].append(set(state.view(s)["hand"]))
+            common = set.intersection(*shown)
+            self.public.append((self.public[-1] if k else set()) | common)
+            if k < len(history):
+                state.apply_action(history[k])
+
+    def allowed(self, key: int | None, seq: int) -> set[str]:
+        return self.public[seq] if key is None else self.known[key][seq]
+
+    def check(self, key: int | None, seq: int, text: str) -> None:
+        """``text`` (sent to ``key`` at ``seq``) names no card ``key`` may not know."""
+        found = tokens(text)
+        assert str(self.seed) not in found, "the secret seed was sent"
+        seen = found & self.cards
+        allowed = self.allowed(key, seq)
+        hidden = set().union(*(self.hands[q][seq] for q in range(self.n) if q != key)) - allowed
+        assert not seen & hidden, f"{key} was sent cards in others' hands: {seen & hidden} in {text[:300]}"
+        assert seen <= allowed, f"recipient {key} was sent unseen cards {seen - allowed} in {text[:300]}"
+
+
 def check_no_leaks(table: Table) -> int:
-    room = table.server.rooms.rooms[table.id]
-    game = room.game
-    history = list(room.state.history)
-    seed = room.row.seed
-    cards = card_names(game)
-    state = game.new_state(seed=seed)
-    n = game.num_players
-    known: list[list[set[str]]] = [[] for _ in range(n)]
-    public: list[set[str]] = []
-    hands: list[list[set[str]]] = [[] for _ in range(n)]
-    for k in range(len(history) + 1):
-        shown = [tokens(json.dumps(state.view(s))) & cards for s in range(n)]
-        for s in range(n):
-            known[s].append((known[s][-1] if k else set()) | shown[s])
-            hands[s].append(set(state.view(s)["hand"]))
-        common = set.intersection(*shown)
-        public.append((public[-1] if k else set()) | common)
-        if k < len(history):
-            state.apply_action(history[k])
+    know = Knowledge(table.server, table.id)
     checked = 0
     for key, client in table.all:
         client.close()
@@ -162,14 +182,9 @@ def check_no_leaks(table: Table) -> int:
             msg = json.loads(raw)
             seq = msg.get("seq")
             assert isinstance(seq, int), raw[:200]
-            text = raw.replace(table.id, "")
-            found = tokens(text)
-            assert str(seed) not in found, "the secret seed was sent"
-            seen = found & cards
-            allowed = public[seq] if key is None else known[key][seq]
-            hidden_hands = set().union(*(hands[q][seq] for q in range(n) if q != key)) - allowed
-            assert not seen & hidden_hands, f"{key} was sent cards in others' hands: {seen & hidden_hands} in {raw[:300]}"
-            assert seen <= allowed, f"recipient {key} was sent unseen cards {seen - allowed} in {raw[:300]}"
+            know.check(key, seq, raw.replace(table.id, ""))
+            if msg.get("type") == "replay":
+                check_replay_steps(know, key, msg)
             if key is None:
                 assert "hand" not in msg.get("view", {})
             checked += 1
@@ -196,6 +211,15 @@ def test_no_message_leaks_a_hidden_card(server: ServerThread, game: str, config:
     assert checked > table.n
 
 
+def check_replay_steps(know: Knowledge, key: int | None, replay: dict[str, Any]) -> None:
+    """Each step of a replay shows only what ``key`` knew at that step's seq."""
+    assert replay["you"] == key
+    steps = replay["steps"]
+    assert [s["seq"] for s in steps] == list(range(len(steps)))
+    for step in steps:
+        know.check(key, step["seq"], json.dumps(step))
+
+
 def test_a_finished_match_leaks_nothing(server: ServerThread) -> None:
     """One match played to the end (the end-of-match messages and results)."""
     import random
@@ -217,3 +241,67 @@ def test_a_finished_match_leaks_nothing(server: ServerThread) -> None:
             c.request({"type": "replay"}, "replay")
     finally:
         check_no_leaks(table)
+
+
+def test_joining_an_open_seat_and_replays_leak_nothing(server: ServerThread) -> None:
+    """A newcomer takes an open seat in the middle of a match (``POST …/join``), plays
+    on and asks for replays; the join answer, every message and every replay step
+    (over the socket and over HTTP, for each seat and for spectators) are checked."""
+    import random
+
+    created = server.create("lost-ranks", {"players": 4}, hints=True, seed=424242424242, listed=True, seats=[
+        {"kind": "human"}, {"kind": "human"}, {"kind": "human", "open": True}, {"kind": "human"}])
+    mid = created["match"]
+    tokens_ = {s["seat"]: s["token"] for s in created["seats"]}
+    table = Table.__new__(Table)
+    table.server, table.id, table.n = server, mid, 4
+    table.tokens = dict(tokens_)
+    table.seats = {s: join(server, mid, tokens_[s]) for s in (0, 1, 3)}
+    table.spectators = [join(server, mid)]
+    table.all = [(s, c) for s, c in table.seats.items()] + [(None, c) for c in table.spectators]
+    rng = random.Random(9)
+    answers: list[tuple[int, str]] = []
+    try:
+        joined = False
+        while True:
+            view = table.seats[0].view
+            assert view is not None
+            cur = view["current_player"]
+            if cur < 0:
+                break
+            if cur == 2 and not joined:
+                r = server.http.post(f"/api/matches/{mid}/join", json={"name": "Newcomer"})
+                assert r.status_code == 200, r.text
+                got = r.json()
+                assert got["seat"] == 2
+                answers.append((table.seats[0].seq, r.text.replace(got["token"], "").replace(mid, "")))
+                table.tokens[2] = got["token"]
+                table.seats[2] = join(server, mid, got["token"])
+                table.all.append((2, table.seats[2]))
+                table.seats[2].request({"type": "replay"}, "replay")
+                joined = True
+            mover = table.seats[cur]
+            seq = mover.seq
+            mover.send({"type": "move", "seq": seq, "action": rng.choice(mover.legal)["action"]})
+            for c in table.connected():
+                c.wait_seq(seq + 1)
+            if seq in (60, 200):
+                table.seats[2].request({"type": "replay"}, "replay")
+                table.spectators[0].request({"type": "replay"}, "replay")
+        assert joined
+        http_replays = []
+        for key in (0, 1, 2, 3, None):
+            headers = {} if key is None else {"Authorization": f"Bearer {table.tokens[key]}"}
+            r = server.http.get(f"/api/matches/{mid}/replay", headers=headers)
+            assert r.status_code == 200
+            http_replays.append((key, r.json()))
+        know = Knowledge(server, mid)  # (before the clients leave and the finished match is evicted)
+    finally:
+        checked = check_no_leaks(table)
+    for seq, text in answers:
+        know.check(None, seq, text)  # the join answer names no card at all
+        assert not tokens(text) & know.cards
+    for key, rep in http_replays:
+        assert rep["status"] == "finished" and len(rep["steps"]) == rep["seq"] + 1
+        check_replay_steps(know, key, rep)
+    assert checked > 4

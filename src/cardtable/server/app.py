@@ -25,6 +25,7 @@ from cardtable.agents import agent_names
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
 from cardtable.server.room import (
+    PROTOCOL_REVISION,
     PROTOCOL_VERSION,
     Connection,
     ProtocolError,
@@ -85,7 +86,7 @@ def create_app(
     async def health(request: Request) -> dict[str, JSON]:
         store: Store = request.app.state.store
         rooms = rooms_of(request)
-        return {"ok": True, "protocol": PROTOCOL_VERSION, "db": store.backend,
+        return {"ok": True, "protocol": PROTOCOL_VERSION, "revision": PROTOCOL_REVISION, "db": store.backend,
                 "matches_in_memory": len(rooms.rooms), **rooms.move_stats()}
 
     @app.get("/api/games")
@@ -186,6 +187,19 @@ def create_app(
             raise ProtocolError("not_your_seat", "only the seat's own player can take it back", status=403)
         await room.reclaim(key)
         return {"seats": room.seats_info()}
+
+    @app.post("/api/matches/{match_id}/join")
+    async def join_match(request: Request, match_id: str) -> dict[str, JSON]:
+        room = await rooms_of(request).get(match_id)
+        body = await json_body(request, allow_empty=True)
+        seat = body.get("seat")
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
+            raise ProtocolError("bad_message", "'seat' must be a seat number")
+        name = _clean_name(body.get("name"), "")
+        seat_no, token = await room.join(seat, name or None)
+        base = str(request.base_url).rstrip("/")
+        return {"match": room.id, "seat": seat_no, "token": token, "invite": f"{base}/play/{room.id}#token={token}",
+                "info": room.info()}
 
     @app.get("/api/matches/{match_id}/replay")
     async def get_replay(request: Request, match_id: str) -> Response:
@@ -299,10 +313,18 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
     known_agents = agent_names(game_name)
     seats: list[SeatRow] = []
     tokens: dict[int, str] = {}
+    open_seats: list[int] = []
     for i, spec in enumerate(seats_spec):
         if not isinstance(spec, dict):
             raise ProtocolError("bad_seats", f"seat {i} must be an object such as {{\"kind\": \"human\"}}")
         kind = spec.get("kind", "human")
+        is_open = spec.get("open", False)
+        if not isinstance(is_open, bool):
+            raise ProtocolError("bad_seats", f"seat {i}: 'open' must be true or false")
+        if is_open and kind != "human":
+            raise ProtocolError("bad_seats", f"seat {i}: only a human seat can be open to anyone")
+        if is_open:
+            open_seats.append(i)
         if kind == "human":
             token = new_token()
             tokens[i] = token
@@ -327,6 +349,8 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
             raise ProtocolError("bad_message", f"'{flag}' must be true or false")
         options[flag] = value
     options["fixed_seed"] = seed is not None
+    if open_seats:
+        options["open_seats"] = open_seats
     host_token = new_token()
     now = time.time()
     row = MatchRow(

@@ -48,6 +48,9 @@ from cardtable.server.views import (
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
+PROTOCOL_REVISION = 2
+"""Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
+seats and ``POST /api/matches/{id}/join``."""
 
 
 class ProtocolError(Exception):
@@ -260,9 +263,21 @@ class Room:
                 "agent": s.row.agent,
                 "claimed": s.row.claimed,
                 "connected": bool(s.connections),
+                "open": self.is_open(s),
             }
             for s in self.seats
         ]
+
+    def open_seats(self) -> list[int]:
+        """The seats the creator opened to anyone (taken or not)."""
+        value = self.row.options.get("open_seats") or []
+        return [int(x) for x in value]
+
+    def is_open(self, seat: SeatState) -> bool:
+        """Whether anyone may take ``seat`` now (:meth:`join`): the creator opened it,
+        nobody has claimed it, no AI plays it, and the match is not over."""
+        return (seat.row.seat in self.open_seats() and seat.row.kind == "human" and not seat.row.claimed
+                and not self.finished)
 
     def info(self) -> dict[str, JSON]:
         """Public facts about the match (no seed, no tokens)."""
@@ -593,6 +608,48 @@ class Room:
             seat.agent = None
             await self.store.update_seat(self.id, seat.row)
             self.broadcast(lambda k: self.seats_message())
+
+    async def join(self, seat_no: int | None, name: str | None) -> tuple[int, str]:
+        """Give a newcomer a free open seat (``seat_no``, or the lowest one free):
+        the seat is claimed under ``name`` and gets a fresh token, which is returned
+        with the seat.  Any earlier invite link of that seat stops working, so nobody
+        else (the creator included) holds the newcomer's token."""
+        async with self.lock:
+            if self.broken:
+                raise ProtocolError("unavailable", self.broken, status=503)
+            if self.finished:
+                raise ProtocolError("match_over", "the match is over: no seats to take", status=409)
+            opened = self.open_seats()
+            if seat_no is None:
+                if not opened:
+                    raise ProtocolError("invite_only", "the seats of this match are by invitation only",
+                                        status=403)
+                free = [s for s in self.seats if self.is_open(s)]
+                if not free:
+                    raise ProtocolError("no_free_seat", "every open seat of this match is taken", status=409)
+                seat = free[0]
+            else:
+                if not 0 <= seat_no < self.game.num_players:
+                    raise ProtocolError("bad_seat", f"seat must be 0..{self.game.num_players - 1}")
+                seat = self.seats[seat_no]
+                if seat_no not in opened:
+                    raise ProtocolError("invite_only", f"seat {seat_no} is by invitation only", status=403)
+                if not self.is_open(seat):
+                    raise ProtocolError("seat_taken", f"seat {seat_no} is already taken", status=409)
+            token = new_token()
+            row = SeatRow(seat=seat.row.seat, kind=seat.row.kind, name=name or seat.row.name, agent=seat.row.agent,
+                          token_hash=hash_token(token), claimed=True)
+            try:
+                await self.store.update_seat(self.id, row)
+            except Exception as err:  # noqa: BLE001 - reported as a typed error
+                log.exception("match %s: storing a joined seat failed", self.id)
+                raise ProtocolError("storage", f"the seat could not be stored ({type(err).__name__}); try again",
+                                    status=503) from None
+            seat.row.name = row.name
+            seat.row.token_hash = row.token_hash
+            seat.row.claimed = True
+            self.broadcast(lambda k: self.seats_message())
+            return seat.row.seat, token
 
     # --- hints and replays ----------------------------------------------------------
     async def hint(self, key: Key, agent_name: str | None = None) -> dict[str, JSON]:

@@ -408,7 +408,8 @@ class Store:
             conn.execute(
                 update(seats_table)
                 .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat.seat)
-                .values(kind=seat.kind, name=seat.name, agent=seat.agent, claimed=seat.claimed)
+                .values(kind=seat.kind, name=seat.name, agent=seat.agent, token_hash=seat.token_hash,
+                        claimed=seat.claimed)
             )
 
         await self._submit(op)
@@ -460,7 +461,9 @@ class Store:
         return await self._submit(op)
 
     async def list_matches(self, *, status: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        """Public summaries (no seed, no secrets) of the newest matches listed in the lobby."""
+        """Public summaries (no seed, no secrets) of the newest matches listed in the
+        lobby, each with its seats; a seat's ``open`` says that anyone may take it now
+        (``POST /api/matches/{id}/join``)."""
 
         def op(conn: Connection) -> list[dict[str, Any]]:
             q = select(
@@ -469,17 +472,34 @@ class Store:
             ).order_by(matches_table.c.created.desc()).limit(limit * 4)
             if status is not None:
                 q = q.where(matches_table.c.status == status)
-            out = []
+            out: list[dict[str, Any]] = []
+            open_lists: dict[str, set[int]] = {}
             for r in conn.execute(q).mappings():
                 options = json.loads(r["options"])
                 if not options.get("listed", False):
                     continue
+                open_lists[r["id"]] = set(options.get("open_seats") or ()) if r["status"] == "active" else set()
                 out.append({
                     "id": r["id"], "game": r["game"], "config": json.loads(r["config"]),
-                    "status": r["status"], "created": r["created"], "updated": r["updated"],
+                    "status": r["status"], "created": r["created"], "updated": r["updated"], "seats": [],
                 })
                 if len(out) >= limit:
                     break
+            if out:
+                by_id = {m["id"]: m for m in out}
+                rows = conn.execute(
+                    select(seats_table.c.match_id, seats_table.c.seat, seats_table.c.kind, seats_table.c.name,
+                           seats_table.c.agent, seats_table.c.claimed)
+                    .where(seats_table.c.match_id.in_(list(by_id)))
+                    .order_by(seats_table.c.match_id, seats_table.c.seat)
+                ).mappings()
+                for s in rows:
+                    mid = s["match_id"]
+                    free = s["kind"] == "human" and not s["claimed"]
+                    by_id[mid]["seats"].append({
+                        "seat": s["seat"], "kind": s["kind"], "name": s["name"], "agent": s["agent"],
+                        "claimed": bool(s["claimed"]), "open": free and s["seat"] in open_lists[mid],
+                    })
             return out
 
         return await self._submit(op)

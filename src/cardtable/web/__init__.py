@@ -5,6 +5,8 @@
 * ``/`` — the lobby (new match, open matches, your matches);
 * ``/play/{match_id}`` — the table of a match (the invite links' path; the seat
   token travels in the URL fragment, so the server never sees it here);
+* ``/replay/{match_id}`` — the replay of a match from a seat's point of view
+  (``?seat=N``; the token comes from this browser's storage) or the public one;
 * ``/static/…`` — the files of ``cardtable/web/static`` (ES modules, no build step).
 
 The pages speak the protocol of ``docs/server-protocol.md`` (``/api/…`` and
@@ -65,6 +67,10 @@ def mount(app: FastAPI) -> None:
 
     @app.get("/play/{match_id}", include_in_schema=False)
     async def table_page(match_id: str) -> FileResponse:
+        return _page()
+
+    @app.get("/replay/{match_id}", include_in_schema=False)
+    async def replay_page(match_id: str) -> FileResponse:
         return _page()
 
     @app.get("/favicon.ico", include_in_schema=False)

@@ -1,7 +1,8 @@
-// The lobby: start a match (against the AI or with invited friends), resume your
-// matches (their seat tokens are kept in this browser), watch open matches.
+// The lobby: start a match (against the AI, with invited friends, or with open
+// seats anyone may take), resume your matches (their seat tokens are kept in this
+// browser, per match and seat), replay finished ones, join or watch open matches.
 
-import { h, clear, api, myMatches, saveMatch, forgetMatch, getName, setName, copyText } from "./util.js";
+import { h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel } from "./i18n.js";
 
 const GAME_ORDER = ["lost-cities", "lost-ranks", "rank"];
@@ -44,10 +45,14 @@ export class LobbyPage {
     this.render();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), 15000);
+    // another tab took a seat or forgot one: show it here too
+    this.onStorage = (ev) => { if (ev.key === "cardtable.matches") this.refresh(); };
+    window.addEventListener("storage", this.onStorage);
   }
 
   stop() {
     clearInterval(this.timer);
+    window.removeEventListener("storage", this.onStorage);
   }
 
   async refresh() {
@@ -100,8 +105,11 @@ export class LobbyPage {
     const game = this.game();
     if (!game) return;
     const name = getName() || t("player");
-    const seats = this.form.seats.map((s, i) =>
-      s.kind === "ai" ? { kind: "ai", agent: s.agent } : { kind: "human", name: i === 0 ? name : undefined });
+    const seats = this.form.seats.map((s, i) => {
+      if (s.kind === "ai") return { kind: "ai", agent: s.agent };
+      if (s.kind === "open") return { kind: "human", open: true };
+      return { kind: "human", name: i === 0 ? name : undefined };
+    });
     this.error = null;
     try {
       const r = await api("POST", "/api/matches", {
@@ -109,14 +117,14 @@ export class LobbyPage {
       });
       const invites = {};
       for (const s of r.seats) if (s.kind === "human" && s.seat !== 0) invites[s.seat] = s.invite;
-      saveMatch(r.match, {
-        token: r.seats[0].token, seat: 0, host: r.host_token, game: game.name, created: Date.now(), invites,
-      });
+      saveMatch(r.match, { host: r.host_token, game: game.name, created: Date.now(), invites });
+      saveSeat(r.match, r.seats[0].token, 0);
       if (Object.keys(invites).length === 0) {
-        location.assign(`/play/${encodeURIComponent(r.match)}`);
+        location.assign(`/play/${encodeURIComponent(r.match)}?seat=0`);
         return;
       }
-      this.created = { id: r.match, invites, game: game.name };
+      const open = r.info.seats.filter((s) => s.open).map((s) => s.seat);
+      this.created = { id: r.match, invites, open, game: game.name };
       this.render();
       const panel = this.root.querySelector(".created");
       if (panel) panel.scrollIntoView({ block: "nearest" });
@@ -213,9 +221,14 @@ export class LobbyPage {
       } else {
         const kind = h("select.seat-kind", {
           "aria-label": `${label}: ${t("who_plays")}`,
-          onchange: (e) => { s.kind = e.target.value; this.render(); },
+          onchange: (e) => {
+            s.kind = e.target.value;
+            if (s.kind === "open") this.form.listed = true; // so that people find the seat
+            this.render();
+          },
         }, h("option", { value: "ai", selected: s.kind === "ai" ? true : null }, t("kind_ai")),
-        h("option", { value: "human", selected: s.kind === "human" ? true : null }, t("kind_human")));
+        h("option", { value: "human", selected: s.kind === "human" ? true : null }, t("kind_human")),
+        h("option", { value: "open", selected: s.kind === "open" ? true : null }, t("kind_open")));
         row.append(kind);
         if (s.kind === "ai") {
           row.append(h("select.seat-agent", {
@@ -223,7 +236,7 @@ export class LobbyPage {
             onchange: (e) => { s.agent = e.target.value; },
           }, g.agents.map((a) => h("option", { value: a, selected: s.agent === a ? true : null }, agentLabel(a)))));
         } else {
-          row.append(h("span.muted", null, t("gets_invite")));
+          row.append(h("span.muted", null, t(s.kind === "open" ? "gets_open" : "gets_invite")));
         }
       }
       box.append(row);
@@ -237,60 +250,91 @@ export class LobbyPage {
     const list = h("ul.invites");
     for (const [seat, url] of Object.entries(created.invites)) {
       const input = h("input.invite-link", { type: "text", readonly: true, value: url, "data-seat": seat, onfocus: (e) => e.target.select() });
-      list.append(h("li", null, h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 })), input,
+      const open = (created.open || []).includes(Number(seat));
+      list.append(h("li", null, h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 }),
+        open ? h("span.tag.open", { title: t("gets_open") }, t("open_seat")) : null), input,
         h("button", { type: "button", onclick: (e) => { copyText(url); e.target.textContent = t("copied"); } }, t("copy"))));
     }
     panel.append(list, h("div.actions", null,
-      h("a.button.primary#go-table", { href: `/play/${encodeURIComponent(created.id)}` }, t("go_to_table"))));
+      h("a.button.primary#go-table", { href: `/play/${encodeURIComponent(created.id)}?seat=0` }, t("go_to_table"))));
     return panel;
   }
 
   yoursPanel() {
     const panel = h("section.panel.yours", null, h("h2", null, t("your_matches")));
-    const mine = Object.entries(myMatches()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 30);
+    const mine = mySeats().slice(0, 40);
+    if (mine.length) panel.classList.add("has-items");
     if (!mine.length) {
       panel.append(h("p.muted", null, t("no_matches_yet")));
       return panel;
     }
     const list = h("ul.match-list");
-    for (const [id, m] of mine) {
-      const info = this.infos[id];
+    for (const m of mine) {
+      const info = this.infos[m.id];
       if (info && info.missing) continue;
+      const q = m.seat === null ? "" : `?seat=${m.seat}`;
       let status = t("loading");
       let mineTurn = false;
+      const finished = Boolean(info && info.status === "finished");
       if (info) {
-        if (info.status === "finished") status = t("finished");
-        else if (info.current_player === m.seat) { status = t("your_turn"); mineTurn = true; }
+        if (finished) status = t("finished");
+        else if (m.seat !== null && info.current_player === m.seat) { status = t("your_turn"); mineTurn = true; }
         else status = t("waiting_for", { name: seatName(info, info.current_player) });
       }
       const who = info ? info.seats.filter((s) => s.seat !== m.seat).map((s) => seatName(info, s.seat)).join(", ") : "";
-      list.append(h("li", { class: mineTurn ? "mine-turn" : "" },
-        h("a.match-link", { href: `/play/${encodeURIComponent(id)}` },
+      list.append(h("li", { class: mineTurn ? "mine-turn" : "", "data-match": m.id, "data-seat": m.seat ?? "" },
+        h("a.match-link", { href: `/play/${encodeURIComponent(m.id)}${q}` },
           h("b", null, gameTitle(m.game || (info && info.game) || "")), " ",
+          m.many && m.seat !== null ? h("span.tag", null, t("seat_n", { n: m.seat + 1 })) : null, " ",
           who ? h("span.muted", null, t("vs", { who })) : null),
         h("span.match-status", null, status),
+        finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
         h("button.link", {
           type: "button", title: t("forget_help"),
-          onclick: () => { forgetMatch(id); this.render(); },
+          onclick: () => { forgetMatch(m.id, m.seat); this.render(); },
         }, t("forget"))));
     }
     panel.append(list);
     return panel;
   }
 
+  async joinOpen(m, seat) {
+    this.error = null;
+    try {
+      const body = { name: getName() || t("player") };
+      if (seat !== undefined) body.seat = seat;
+      const r = await api("POST", `/api/matches/${encodeURIComponent(m.id)}/join`, body);
+      saveMatch(r.match, { game: r.info.game, created: Date.now() });
+      saveSeat(r.match, r.token, r.seat);
+      location.assign(`/play/${encodeURIComponent(r.match)}?seat=${r.seat}`);
+    } catch (err) {
+      this.error = t("join_failed", { why: err.message });
+      this.render();
+      this.refresh();
+    }
+  }
+
   openPanel() {
     const panel = h("section.panel.open", null, h("h2", null, t("open_matches")));
     const mine = myMatches();
-    const others = this.open.filter((m) => !mine[m.id]);
+    const others = this.open.filter((m) => !(mine[m.id] && mine[m.id].seats.length));
+    if (others.some((m) => (m.seats || []).some((x) => x.open))) panel.classList.add("has-items");
     if (!others.length) {
       panel.append(h("p.muted", null, t("no_open_matches")));
       return panel;
     }
     const list = h("ul.match-list");
     for (const m of others) {
-      list.append(h("li", null, h("b", null, gameTitle(m.game)), " ",
-        h("span.muted", null, new Date(m.created * 1000).toLocaleTimeString()),
-        h("a.button", { href: `/play/${encodeURIComponent(m.id)}` }, t("watch"))));
+      const seats = m.seats || [];
+      const free = seats.filter((s) => s.open);
+      const names = seats.filter((s) => !s.open).map((s) => seatName(m, s.seat));
+      list.append(h("li", { "data-match": m.id },
+        h("span.match-link", null, h("b", null, gameTitle(m.game)), " ",
+          names.length ? h("span.muted", null, names.join(", ")) : null, " ",
+          free.length ? h("span.tag.open", null, t("open_seats_n", { n: free.length })) : null),
+        h("span.muted.small", null, new Date(m.created * 1000).toLocaleTimeString()),
+        free.length ? h("button.primary.small.join-open", { type: "button", onclick: () => this.joinOpen(m) }, t("join_match")) : null,
+        h("a.button.small", { href: `/play/${encodeURIComponent(m.id)}` }, t("watch"))));
     }
     panel.append(list);
     return panel;
@@ -301,6 +345,7 @@ export function seatName(info, seat) {
   const s = info.seats && info.seats[seat];
   if (!s) return t("seat_n", { n: seat + 1 });
   if (s.kind === "ai") return `${t("ai")} (${agentLabel(s.agent)})`;
+  if (s.open) return t("seat_open", { n: seat + 1 });
   if (!s.claimed) return t("seat_free", { n: seat + 1 });
   return s.name;
 }

@@ -1,7 +1,9 @@
 // The table of one match: connection, shared chrome (turn box, players, hints,
 // move log, summaries, keyboard) and the game's own board (games/*.js).
 
-import { h, clear, myMatch, saveMatch, getName, setName, copyText } from "./util.js";
+import {
+  h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
+} from "./util.js";
 import { t, gameTitle, agentLabel } from "./i18n.js";
 import { Connection } from "./net.js";
 import { topbar } from "./lobby.js";
@@ -59,16 +61,21 @@ export class TablePage {
   }
 
   start() {
+    // The seat token: from an invite link's fragment (then kept in localStorage and
+    // removed from the address), else the one this browser keeps for ?seat=N, else
+    // the first seat it holds in this match, else none (watching).
     const frag = new URLSearchParams(location.hash.slice(1));
     const token = frag.get("token");
     let fresh = false;
+    const wanted = seatParam();
     if (token) {
       const old = myMatch(this.id);
-      if (!old || old.token !== token) {
-        saveMatch(this.id, { token, seat: null, host: null, invites: {}, created: Date.now() });
-        fresh = true;
-      }
+      fresh = !old || !old.seats.some((s) => s.token === token);
+      saveSeat(this.id, token, null);
+      this.token = token;
       history.replaceState(null, "", location.pathname + location.search);
+    } else {
+      this.token = seatToken(this.id, wanted);
     }
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
@@ -87,7 +94,7 @@ export class TablePage {
 
   connect(spectate = false) {
     this.askName = false;
-    const token = spectate ? null : (this.mine && this.mine.token) || null;
+    const token = spectate ? null : this.token || null;
     this.conn = new Connection(this.id, token, getName(), (m) => this.onMessage(m), (s, d) => this.onStatus(s, d));
     this.conn.open();
     this.render();
@@ -95,7 +102,14 @@ export class TablePage {
 
   onStatus(status, detail) {
     this.connStatus = status;
-    if (status === "fatal") this.fatal = detail;
+    if (status === "fatal") {
+      this.fatal = detail;
+      // a token the server does not know (its seat was given to someone else): drop it
+      if (detail && detail.code === "auth_failed" && this.token) {
+        forgetToken(this.id, this.token);
+        this.token = null;
+      }
+    }
     this.schedule();
   }
 
@@ -104,7 +118,11 @@ export class TablePage {
       case "welcome":
         this.you = msg.you;
         this.role = msg.role;
-        if (msg.you !== null && this.mine) this.mine = saveMatch(this.id, { seat: msg.you });
+        if (msg.you !== null && this.token) {
+          this.mine = saveSeat(this.id, this.token, msg.you);
+          // the address names the seat, so a reload (or a bookmark) finds this seat again
+          if (seatParam() !== msg.you) history.replaceState(null, "", `${location.pathname}?seat=${msg.you}`);
+        }
         break;
       case "state":
         this.match = msg.match;
@@ -114,7 +132,7 @@ export class TablePage {
         this.log = msg.log || [];
         this.result = msg.result;
         this.seq = msg.seq;
-        if (this.mine && !this.mine.game) this.mine = saveMatch(this.id, { game: msg.match.game });
+        if (this.mine && this.mine.seats.length && !this.mine.game) this.mine = saveMatch(this.id, { game: msg.match.game });
         this.afterChange(true);
         break;
       case "update":
@@ -249,6 +267,7 @@ export class TablePage {
     const s = this.match && this.match.seats[seat];
     if (!s) return t("seat_n", { n: seat + 1 });
     if (s.kind === "ai" && (!s.name || s.name === s.agent)) return `${t("ai")} ${seat + 1}`;
+    if (s.open) return t("seat_open", { n: seat + 1 });
     if (!s.claimed && s.kind === "human") return t("seat_free", { n: seat + 1 });
     return s.name || t("seat_n", { n: seat + 1 });
   }
@@ -355,6 +374,7 @@ export class TablePage {
     if (game.extraTools) tools.append(...game.extraTools(ctx));
     tools.append(h("button#scores", { type: "button", onclick: () => { this.modal = { kind: "scores" }; this.render(); } },
       t("scores")));
+    if (this.status === "finished") tools.append(...this.replayTools());
     const seat = this.mySeat();
     if (seat && seat.kind === "human" && this.status === "active") {
       tools.append(h("button.quiet#leave", {
@@ -388,6 +408,12 @@ export class TablePage {
       if (s.kind === "ai") li.append(h("span.tag.ai", null, `${t("ai")}: ${agentLabel(s.agent)}`));
       if (game.seatExtra) li.append(game.seatExtra(ctx, s.seat));
       if (s.seat === this.view.current_player && this.status === "active") li.append(h("span.arrow", { title: t("to_move") }, "◀"));
+      if (s.open && this.you === null && this.status === "active") {
+        li.append(h("button.small.primary.sit-here", { type: "button", title: t("gets_open"),
+          onclick: () => this.takeSeat(s.seat) }, t("sit_here")));
+      } else if (s.open) {
+        li.append(h("span.tag.open", { title: t("gets_open") }, t("open_seat")));
+      }
       if (s.kind === "human" && !s.claimed && invites[s.seat]) {
         const url = invites[s.seat];
         li.append(h("button.small", { type: "button", title: url, onclick: (e) => { copyText(url); e.target.textContent = t("copied"); } },
@@ -433,8 +459,49 @@ export class TablePage {
       h("h2", null, title), body,
       h("div.actions", null,
         this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
+        this.modal.kind === "match" ? h("a.button#modal-replay", { href: this.replayHref() }, "▶ ", t("open_replay")) : null,
         h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
+  }
+
+  replayHref() {
+    return `/replay/${encodeURIComponent(this.id)}${this.you === null ? "" : `?seat=${this.you}`}`;
+  }
+
+  /** The finished match's replay (from this seat's point of view) and its record. */
+  replayTools() {
+    const out = [h("a.button#open-replay", { href: this.replayHref() }, "▶ ", t("replay"))];
+    if (this.you !== null && this.token) {
+      out.push(h("button#export", {
+        type: "button", title: t("export_help"),
+        onclick: () => downloadRecord(this.id, this.token).catch((err) => this.showToast(t("export_failed", { why: err.message }))),
+      }, "⤓ ", t("export_record")));
+    }
+    return out;
+  }
+
+  /** A spectator takes an open seat (POST /api/matches/{id}/join) and plays from it. */
+  async takeSeat(seat) {
+    try {
+      const r = await api("POST", `/api/matches/${encodeURIComponent(this.id)}/join`, { seat, name: getName() || t("player") });
+      saveMatch(this.id, { game: r.info.game });
+      saveSeat(this.id, r.token, r.seat);
+      history.replaceState(null, "", `${location.pathname}?seat=${r.seat}`);
+      this.token = r.token;
+      this.mine = myMatch(this.id);
+      this.conn.close();
+      // the public view shown so far is not this seat's: wait for the seat's own state
+      this.you = null;
+      this.view = null;
+      this.match = null;
+      this.legal = [];
+      this.log = [];
+      this.fatal = null;
+      this.connect();
+    } catch (err) {
+      this.showToast(t("join_failed", { why: err.message }));
+      this.render();
+    }
   }
 
   joinForm() {

@@ -48,34 +48,130 @@ export function clear(e) {
   return e;
 }
 
-// --- the matches this browser plays (seat tokens stay in localStorage, keyed by match id)
+// --- the seats this browser holds (seat tokens stay in localStorage)
+// cardtable.matches = {matchId: {game, created, host, invites, seats: [{seat, token}]}}:
+// one entry per match, and in it every seat this browser was given (a person may
+// sit in several matches, or in two seats of one match, each in its own tab).
 const MATCHES = "cardtable.matches";
 const NAME = "cardtable.name";
 
-export function myMatches() {
+function normalise(entry) {
+  if (!entry || typeof entry !== "object") return null;
+  const out = { ...entry };
+  let seats = Array.isArray(entry.seats) ? entry.seats : [];
+  if (typeof entry.token === "string") { // the older one-token-per-match layout
+    seats = [...seats, { seat: entry.seat ?? null, token: entry.token }];
+  }
+  delete out.token;
+  delete out.seat;
+  out.seats = [];
+  for (const s of seats) {
+    if (!s || typeof s.token !== "string" || out.seats.some((x) => x.token === s.token)) continue;
+    out.seats.push({ seat: Number.isInteger(s.seat) ? s.seat : null, token: s.token });
+  }
+  return out;
+}
+
+function readAll() {
   try {
     const value = JSON.parse(localStorage.getItem(MATCHES) || "{}");
-    return value && typeof value === "object" ? value : {};
+    if (!value || typeof value !== "object" || Array.isArray(value)) return {};
+    const out = {};
+    for (const [id, entry] of Object.entries(value)) {
+      const m = normalise(entry);
+      if (m) out[id] = m;
+    }
+    return out;
   } catch {
     return {};
   }
 }
 
-export function myMatch(id) {
-  return myMatches()[id] || null;
+function writeAll(all) {
+  localStorage.setItem(MATCHES, JSON.stringify(all));
 }
 
+/** Every match this browser holds a seat (or the host token) of: {id: entry}. */
+export function myMatches() {
+  return readAll();
+}
+
+export function myMatch(id) {
+  return readAll()[id] || null;
+}
+
+/** One row per seat held: [{id, seat, token, game, created, ...}], newest match first. */
+export function mySeats() {
+  const out = [];
+  for (const [id, m] of Object.entries(readAll())) {
+    for (const s of m.seats) out.push({ ...m, seats: undefined, id, seat: s.seat, token: s.token, many: m.seats.length > 1 });
+  }
+  out.sort((a, b) => (b.created || 0) - (a.created || 0) || (a.seat ?? 99) - (b.seat ?? 99));
+  return out;
+}
+
+/** Match-level facts (game, created, host token, invite links), merged into the entry. */
 export function saveMatch(id, data) {
-  const all = myMatches();
-  all[id] = { ...(all[id] || {}), ...data };
-  localStorage.setItem(MATCHES, JSON.stringify(all));
+  const all = readAll();
+  all[id] = normalise({ created: Date.now(), ...(all[id] || {}), ...data, seats: (all[id] || {}).seats || [] });
+  writeAll(all);
   return all[id];
 }
 
-export function forgetMatch(id) {
-  const all = myMatches();
-  delete all[id];
-  localStorage.setItem(MATCHES, JSON.stringify(all));
+/** Remember a seat token; `seat` may be null until the server says which seat it is.
+ * A token for a seat replaces an older token of the same seat. */
+export function saveSeat(id, token, seat = null) {
+  const all = readAll();
+  const m = all[id] || normalise({ created: Date.now(), seats: [] });
+  const known = m.seats.find((s) => s.token === token);
+  if (known) {
+    if (seat !== null) known.seat = seat;
+  } else {
+    m.seats.push({ seat, token });
+  }
+  if (seat !== null) m.seats = m.seats.filter((s) => s.token === token || s.seat !== seat);
+  m.seats.sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99));
+  all[id] = m;
+  writeAll(all);
+  return m;
+}
+
+/** The token to use for `id`: the one of `seat`, else the first seat held (or null). */
+export function seatToken(id, seat = null) {
+  const m = readAll()[id];
+  if (!m || !m.seats.length) return null;
+  if (seat !== null && seat !== undefined) {
+    const s = m.seats.find((x) => x.seat === seat);
+    return s ? s.token : null;
+  }
+  return m.seats[0].token;
+}
+
+/** Forget one seat of a match (or the whole match when `seat` is undefined). */
+export function forgetMatch(id, seat) {
+  const all = readAll();
+  if (all[id] && seat !== undefined) {
+    all[id].seats = all[id].seats.filter((s) => s.seat !== seat);
+    if (!all[id].seats.length) delete all[id];
+  } else {
+    delete all[id];
+  }
+  writeAll(all);
+}
+
+/** Forget a seat token the server refused (a seat taken by someone else, say). */
+export function forgetToken(id, token) {
+  const all = readAll();
+  if (!all[id]) return;
+  all[id].seats = all[id].seats.filter((s) => s.token !== token);
+  if (!all[id].seats.length && !all[id].host) delete all[id];
+  writeAll(all);
+}
+
+/** `?seat=N` of the current address, or null. */
+export function seatParam() {
+  const v = new URLSearchParams(location.search).get("seat");
+  return v !== null && /^\d+$/.test(v) ? Number(v) : null;
 }
 
 export function getName() {
@@ -117,4 +213,18 @@ export function copyText(text) {
     area.remove();
   }
   return Promise.resolve();
+}
+
+/** Save the JSON record of a finished match (GET /api/matches/{id}/record with a seat
+ * token) as a file: the format `cardtable replay` reads. */
+export async function downloadRecord(id, token) {
+  const record = await api("GET", `/api/matches/${encodeURIComponent(id)}/record`, undefined, token);
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: `cardtable-${record.game}-${id}.json` });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+  return record;
 }

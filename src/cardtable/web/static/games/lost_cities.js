@@ -278,7 +278,7 @@ function roundSummary(ctx, index) {
   const mc = ctx.spectator ? "" : ".me";
   const table = h("table.lc-summary");
   table.append(h("thead", null, h("tr", null, h("th", null, t("colour")),
-    h(`th${mc}`, null, ctx.name(me)), h("th.num", null, ""), h("th.num", null, ""), h("th", null, ctx.name(opp)))));
+    h(`th${mc}`, { colspan: 2 }, ctx.name(me)), h("th", { colspan: 2 }, ctx.name(opp)))));
   const body = h("tbody");
   v.colors.forEach((letter, c) => {
     const mine = s.expeditions[me][letter] || [];

@@ -3,7 +3,7 @@
 
 import { h } from "../util.js";
 import { t, tn } from "../i18n.js";
-import { frenchCard, cardBack, chip, parseFrench, SUITS } from "../cards.js";
+import { frenchCard, cardBack, chip, withChips, SUITS } from "../cards.js";
 import { withNames, recentBox, roundsTable, KeyPad, signed } from "./common.js";
 
 const cardIn = (c) => chip(c, "lost-ranks");
@@ -268,18 +268,31 @@ function describe(e, ctx) {
   return h("span.ev", null, out);
 }
 
+/** The engine's note in the page's language; card names become chips. */
 function translateNote(note, ctx) {
-  return note.split("; ").map((part) => {
-    let m = /^seat (\d+) wins the trick$/.exec(part);
-    if (m) return Number(m[1]) === ctx.you ? t("lr_n_you_win_trick") : t("lr_n_wins_trick", { name: ctx.name(Number(m[1])) });
-    if (/^no winner/.test(part)) return t("lr_n_no_winner");
-    m = /^round (\d+) ends: red \+(\d+), black \+(\d+)$/.exec(part);
-    if (m) return t("lr_n_round_end", { n: m[1], red: m[2], black: m[3] });
-    m = /^(red|black) wins the match$/.exec(part);
-    if (m) return t("lr_n_match_won", { army: t(`army_${m[1]}`) });
-    if (/the match is a draw/.test(part)) return t("lr_n_match_draw");
-    return withNames(part, ctx);
-  }).join("; ");
+  const out = [];
+  note.split("; ").forEach((part, i) => {
+    if (i) out.push("; ");
+    const text = notePart(part, ctx);
+    out.push(...(text === null ? withChips(withNames(part, ctx), "lost-ranks") : [text]));
+  });
+  return out;
+}
+
+function notePart(part, ctx) {
+  let m = /^seat (\d+) wins the trick$/.exec(part);
+  if (m) return Number(m[1]) === ctx.you ? t("lr_n_you_win_trick") : t("lr_n_wins_trick", { name: ctx.name(Number(m[1])) });
+  if (/^no winner/.test(part)) return t("lr_n_no_winner");
+  m = /^round (\d+) ends: red \+(\d+), black \+(\d+)$/.exec(part);
+  if (m) return t("lr_n_round_end", { n: m[1], red: m[2], black: m[3] });
+  m = /^(red|black) wins the match$/.exec(part);
+  if (m) return t("lr_n_match_won", { army: t(`army_${m[1]}`) });
+  if (/the match is a draw/.test(part)) return t("lr_n_match_draw");
+  m = /^([0-9A-Z?]+) goes face up$/.exec(part);
+  if (m) return h("span", null, tn("lr_n_face_up", { card: cardIn(m[1]) }));
+  m = /^plays ([0-9A-Z?]+), the last phantom card$/.exec(part);
+  if (m) return h("span", null, tn("lr_n_last_phantom", { card: cardIn(m[1]) }));
+  return null;
 }
 
 function describeMove(move, ctx) {
