@@ -142,6 +142,17 @@ def test_series_counts_a_partnership_once() -> None:
     assert sorted(teams[0].decision_seconds) == [0.1, 0.1, 0.2, 0.2, 0.3, 0.3, 0.4, 0.4]
 
 
+def test_lost_ranks_partnerships_count_once_in_a_series() -> None:
+    from cardtable.lab.series import run_series
+
+    game = load_game("lost-ranks", players=4)
+    assert game.teams() == [[0, 2], [1, 3]]  # LR-3: partners sit across
+    assert load_game("lost-ranks", players=2).teams() == [[0], [1]]
+    summary = run_series(game, ["heuristic", "random"], games=3, seed=5)
+    assert [e.results for e in summary.per_entry()] == [3, 3]
+    assert [e.results for e in summary.per_seat()] == [3, 3, 3, 3]
+
+
 def test_cli_replay_and_bad_record(tmp_path: Path) -> None:
     path = _finished_record(tmp_path)
     res = runner.invoke(app, ["replay", str(path)])

@@ -81,6 +81,9 @@ import math
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat, starmap
+from math import floor
+from operator import itemgetter, mul
 from typing import Any, Final
 
 from cardtable.cards import (
@@ -137,13 +140,26 @@ VOID_MASKS: Final = tuple(
 CARD_SUIT: Final = tuple([c // 13 for c in range(52)] + [-1])
 CARD_RANK: Final = tuple([c % 13 for c in range(52)] + [-1])
 
+# ---------------------------------------------------------------------------
+# Hot-path tables.  Random play-outs spend their time in ``apply_action`` and
+# ``legal_actions``; operations on 53-bit masks and new objects dominate their cost
+# there, so these lookups replace them where they can.
 
-_CHUNKS: Final[list[list[tuple[int, ...] | None]]] = [[None] * 8192 for _ in range(4)]
-"""Lazily filled: the card ids of each 13-bit suit mask, per suit."""
-
-
-_new_tuple = tuple.__new__
-_FACE_UP: Final = tuple(f"{name} goes face up" for name in FRENCH_NAMES)
+_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
+_ACTIONS: Final = PHANTOM_BASE + NUM_CARDS
+_ACTION_BITS: Final = tuple(1 << a for a in range(_ACTIONS))
+_NOT_SPY: Final = ALL_CARDS & ~SPY_BIT
+_FIRST_PHANTOM: Final = 1 << PHANTOM_BASE
+_SHIFTS: Final = (0, 13, 26, 39)
+"""Bit offset of each suit in a card mask."""
+_OUTSIDE: Final = tuple(((1 << PHANTOM_BASE) - 1) & ~SUIT_MASKS[s] for s in range(4))
+"""Actions below the phantom plays that are not cards of suit ``s``."""
+_FOLLOWERS: Final = tuple(
+    tuple(c < 52 and c // 13 == s and c % 13 != JACK for c in range(NUM_CARDS)) for s in range(4)
+)
+"""``_FOLLOWERS[s][card]``: the card follows suit ``s`` without showing a void (not its Jack, LR-7)."""
+_PROTECT: Final = tuple(r ^ 1 << JACK if r >> JACK & 1 and r != 1 << JACK else r for r in range(8192))
+"""A hand's 13-bit ranks of the led suit -> the ranks it may play (Jack protection, LR-7)."""
 
 
 def _trick_key(card: int, trump: int, led: int) -> int:
@@ -158,13 +174,109 @@ def _trick_key(card: int, trump: int, led: int) -> int:
 
 
 _TRICK_KEYS: Final = tuple(
-    tuple(_trick_key(c, trump, led) for c in range(NUM_CARDS)) for trump in range(4) for led in range(-1, 4)
+    tuple(tuple(_trick_key(c, trump, led) for c in range(NUM_CARDS)) for led in (0, 1, 2, 3, -1)) for trump in range(4)
 )
-"""``_TRICK_KEYS[trump * 5 + led + 1][card]`` (``led`` -1: not set)."""
-_BITS: Final = tuple(1 << c for c in range(NUM_CARDS))
+"""``_TRICK_KEYS[trump][led][card]``; ``led`` -1 (not set yet) is the last row."""
 
-_LISTS: dict[int, tuple[int, ...]] = {}
-"""Cache: legal-action mask -> sorted ids (bounded)."""
+_ENTRIES: Final = tuple(
+    tuple((p, c, HAND) for c in range(NUM_CARDS)) + ((p, -1, -1),) + tuple((p, c, PHANTOM) for c in range(NUM_CARDS))
+    for p in range(4)
+)
+"""Trick entries ``(seat, card, source)`` by ``[seat][action]`` (``draw two`` has none)."""
+_WIN_ENTRIES: Final = tuple((-1, w) for w in range(-1, 4))
+"""Log entries of trick winners, ``_WIN_ENTRIES[winner + 1]`` (-1: discarded)."""
+_PUB: Final = ((True, True), (False, True), (False, False))
+"""Face-up flags of two drawn cards when ``min(down, 2)`` phantom cards were face down."""
+
+_new_tuple = tuple.__new__
+_FACE_UP: Final = tuple(f"{name} goes face up" for name in FRENCH_NAMES)
+_WIN_NOTES: Final = ("no winner: the trick is discarded (LR-11)",) + tuple(f"seat {w} wins the trick" for w in range(4))
+"""Event notes of finished tricks, ``_WIN_NOTES[winner + 1]``."""
+_FACE_UP_WIN: Final = tuple(tuple(f"{up}; {note}" for note in _WIN_NOTES[:3]) for up in _FACE_UP)
+"""Notes of a drawn card finishing a trick (2 players): ``[other card][winner + 1]``."""
+
+_EVENT_TABLES: dict[int, tuple[tuple[tuple[Event, ...], ...], tuple[tuple[tuple[Event, ...], ...], ...]]] = {}
+"""Per number of players: the plain events ``[seat][action]`` and the events of hand
+plays finishing a trick ``[seat][card][winner + 1]`` (events are immutable: shared)."""
+
+
+def _event_tables(n: int, names: Sequence[str]) -> tuple[
+    tuple[tuple[Event, ...], ...], tuple[tuple[tuple[Event, ...], ...], ...]
+]:
+    got = _EVENT_TABLES.get(n)
+    if got is None:
+        plain = tuple(tuple(Event(p, a, names[a], "") for a in range(len(names))) for p in range(n))
+        done = tuple(
+            tuple(tuple(Event(p, c, names[c], _WIN_NOTES[w + 1]) for w in range(-1, n)) for c in range(NUM_CARDS))
+            for p in range(n)
+        )
+        got = _EVENT_TABLES[n] = (plain, done)
+    return got
+
+
+# Legal-action lists.  A state keeps its legal actions as a mask (``_lm``, which
+# validates an action with one AND) and, when apply_action has one at hand, as a sorted
+# tuple (``_la``); legal_actions copies the tuple or builds the list from the mask.
+
+
+def _subsets(first: int, width: int) -> tuple[tuple[int, ...], ...]:
+    """``[bits]``: the ids ``first + i`` of the set bits ``i`` of ``bits < 2 ** width``, sorted."""
+    table: list[tuple[int, ...]] = [()]
+    for i in range(width):
+        one = (first + i,)
+        table += [ids + one for ids in table]
+    return tuple(table)
+
+
+_B0, _B1, _B2, _B3, _B4, _B5, _B6 = (_subsets(8 * k, 8) for k in range(7))
+"""The action ids of each byte of a mask below ``2 ** 56`` (``int.to_bytes``, low byte first)."""
+_SUIT_CARDS: list[tuple[tuple[int, ...], ...]] = []
+"""``_SUIT_CARDS[s][ranks]``: the cards of suit ``s`` whose ranks are the set bits of the
+13-bit ``ranks`` (32,768 small tuples, built when the first state is)."""
+_DRAW_ONLY: Final = (DRAW,)
+_PLAY_DRAWN: Final = tuple((PHANTOM_BASE + c,) for c in range(NUM_CARDS))
+_ONE: Final = tuple((c,) for c in range(NUM_CARDS))
+
+
+def _build_suit_cards() -> None:
+    if not _SUIT_CARDS:
+        _SUIT_CARDS[:] = [_subsets(13 * s, 13) for s in range(4)]
+
+
+def _action_list(m: int, led: int) -> list[int]:
+    """The sorted action ids of the legal mask ``m`` (``led``: the led suit, -1 if none)."""
+    if m >= _FIRST_PHANTOM:
+        return [PHANTOM_BASE + c for c in _mask_to_list(m >> PHANTOM_BASE)]
+    if led >= 0 and not m & _OUTSIDE[led]:
+        return list(_SUIT_CARDS[led][m >> _SHIFTS[led]])
+    b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
+    return [*_B0[b0], *_B1[b1], *_B2[b2], *_B3[b3], *_B4[b4], *_B5[b5], *_B6[b6]]
+
+
+# Undo records: a tuple whose first item is one of these tags.  The common plays
+# record only what cannot be derived from the state after them.
+_U_PLAY: Final = 0
+"""A card played to a trick it does not finish: ``(tag,)``."""
+_U_VOID: Final = 1
+"""The same, showing a void: ``(tag, the seat's previous voids)``."""
+_U_TRICK: Final = 2
+"""A hand card finishing a trick: ``(tag, previous last trick, previous voids or -1)``."""
+_U_DRAW: Final = 3
+"""``draw two`` of two or more phantom cards: ``(tag,)``."""
+_U_PHANTOM: Final = 4
+"""A drawn card leading: ``(tag, drawn cards, their face-up flags)``."""
+_U_PHANTOM_TRICK: Final = 5
+"""A drawn card finishing a trick: ``(tag, drawn cards, face-up flags, previous last trick)``."""
+_U_LIGHT: Final = 6
+"""Any other play inside a round (``_light_snapshot``)."""
+_U_FULL: Final = 7
+"""A play that ends the round: the whole state (``_snapshot``)."""
+_R_PLAY: Final = (_U_PLAY,)
+_R_DRAW: Final = (_U_DRAW,)
+
+_POSITIONS: Final = tuple(range(NUM_CARDS - 1, 0, -1))
+_SPANS: Final = tuple(float(i + 1) for i in _POSITIONS)
+"""``i + 1`` as floats: ``floor(r * (i + 1.0))`` is ``int(r * (i + 1))`` for ``0 <= r < 1``."""
 
 
 def _shuffled_deck(rng: random.Random) -> list[int]:
@@ -176,8 +288,8 @@ def _shuffled_deck(rng: random.Random) -> list[int]:
     deck = list(range(NUM_CARDS))
     rand = rng.random
     while True:
-        for i in range(NUM_CARDS - 1, 0, -1):
-            j = int(rand() * (i + 1))
+        # Position i swaps with int(rand() * (i + 1)), i = 52 … 1 (the draws made first, in C).
+        for i, j in zip(_POSITIONS, map(floor, map(mul, starmap(rand, repeat((), 52)), _SPANS))):
             deck[i], deck[j] = deck[j], deck[i]
         if not (1 << deck[52]) & SOLDIERS:
             return deck
@@ -257,6 +369,10 @@ class LostRanks(Game):
             ["play " + FRENCH_NAMES[c] for c in range(NUM_CARDS)]
             + ([] if players == 4 else ["draw two"] + ["phantom " + FRENCH_NAMES[c] for c in range(NUM_CARDS)])
         )
+
+    def teams(self) -> list[list[int]]:
+        """The two armies with 4 players (LR-3: partners sit across); alone with 2."""
+        return [[0, 2], [1, 3]] if self.num_players == 4 else [[0], [1]]
 
     def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> LostRanksState:
         checked = None if decks is None else [self._check_deck(i, d) for i, d in enumerate(decks)]
@@ -387,16 +503,28 @@ def constrained_deal(
 
 
 class LostRanksState(State):
-    """A whole Lost Ranks match (all its rounds)."""
+    """A whole Lost Ranks match (all its rounds).
+
+    Cards held are bitmasks (``_hands``), the trick is a list of ``(seat, card, source)``
+    entries.  ``apply_action`` (the hot path of play-outs and search roll-outs, measured
+    by ``benchmarks/playouts.py``) has a fast path for each common play: it pushes an
+    undo record holding only what cannot be derived from the state after the play
+    (``_U_*``) and leaves the next legal actions as a sorted tuple (``_la``) or a mask
+    (``_lm``).  A play that ends a round pushes a full snapshot.
+    """
 
     __slots__ = (
         "game", "seed", "decks", "history", "_stack", "_n", "_two", "_armies", "_force",
+        # constants of the rule set
+        "_last_trick", "_closer", "_anames", "_ev", "_tev",
         # match
         "_round", "_dealer", "_totals", "_round_scores", "_tiebreaks", "_outcome", "_spy_captor",
         # round
         "_trump", "_trump_suit", "_active", "_hands", "_phantoms", "_down", "_trick", "_leader",
         "_to_move", "_led", "_lead_src", "_pending", "_pending_pub", "_captured", "_won",
-        "_discards", "_voids", "_forced", "_not_in", "_trick_no", "_last", "_log", "_lm", "_last_trick", "_anames",
+        "_discards", "_voids", "_forced", "_not_in", "_trick_no", "_last", "_log",
+        # legal actions of the seat to move
+        "_lm", "_la",
     )
 
     game: LostRanks
@@ -412,7 +540,13 @@ class LostRanksState(State):
         self._two = n == 2
         self._force = game.config.force_strength
         self._last_trick = game.tricks_per_round - 1
+        """``_trick_no`` of a round's last trick."""
+        self._closer = n - 1
+        """Cards in a trick before its closing card."""
         self._anames = game._action_names
+        self._ev, self._tev = _event_tables(n, game._action_names)
+        if not _SUIT_CARDS:
+            _build_suit_cards()
         dealer, red = LostRanks.draw_setup(seed)
         self._armies: tuple[int, ...] = tuple(RED if s % 2 == red else BLACK for s in range(n))
         self._round = 0
@@ -436,15 +570,13 @@ class LostRanksState(State):
             deck = _shuffled_deck(round_rng(self.seed, i))
         hands = [0] * n
         if n == 4:
-            bit = _BITS.__getitem__
             for k in range(4):
-                hands[(dealer + 1 + k) % 4] = sum(map(bit, deck[k:52:4]))
+                hands[(dealer + 1 + k) % 4] = sum(itemgetter(*deck[k:52:4])(_BITS))
             self._phantoms: list[tuple[int, ...]] = [(), (), (), ()]
             self._down = [0, 0, 0, 0]
         else:
-            bit = _BITS.__getitem__
             for k in range(2):
-                hands[(dealer + 1 + k) % 2] = sum(map(bit, deck[k:34:2]))
+                hands[(dealer + 1 + k) % 2] = sum(itemgetter(*deck[k:34:2])(_BITS))
             ph: list[tuple[int, ...]] = [(), ()]
             ph[(dealer + 1) % 2] = tuple(deck[34:43])
             ph[dealer] = tuple(deck[43:52])
@@ -455,7 +587,7 @@ class LostRanksState(State):
         self._trump = trump
         self._trump_suit = trump // 13
         self._active = COLOUR_JACKS[SUIT_COLOUR[trump // 13]] | SPY_BIT
-        self._trick: tuple[tuple[int, int, int], ...] = ()
+        self._trick: list[tuple[int, int, int]] = []
         self._led = -1
         self._lead_src = -1
         self._pending: tuple[int, ...] = ()
@@ -466,16 +598,21 @@ class LostRanksState(State):
         self._voids = [0] * n
         self._trick_no = 0
         self._last: tuple[Any, ...] = ()
-        self._lm = -1
+        self._lm: int | None = None
+        """The legal actions as a mask, ``None`` until known."""
+        self._la: tuple[int, ...] | None = None
+        """The legal actions as a tuple when ``apply_action`` had it at hand, else ``None``."""
         # LR-6: first lead.
         self._forced = -1
         self._not_in = 0
         leader = (dealer + 1) % n
+        dealt = 52 if n == 4 else 34
         for ace in (ACE_HEARTS, ACE_DIAMONDS):
-            holder = next((s for s in range(n) if hands[s] >> ace & 1), -1)
-            if holder >= 0:
+            at = deck.index(ace)
+            if at < dealt:
+                # Held in a real hand: card ``at`` of the deal went to seat (dealer + 1 + at) % n.
                 self._forced = ace
-                leader = holder
+                leader = (dealer + 1 + at) % n
                 break
             self._not_in |= 1 << ace
         self._leader = leader
@@ -483,57 +620,38 @@ class LostRanksState(State):
 
     # ------------------------------------------------------------------ snapshots
     def _snapshot(self) -> tuple[Any, ...]:
-        """Everything an action may change (a trick's last card can end the round)."""
+        """The whole state (before a play that ends the round)."""
         return (
-            -1, tuple(self._hands), tuple(self._phantoms), tuple(self._down), self._trick, self._leader,
+            _U_FULL, tuple(self._hands), tuple(self._phantoms), tuple(self._down), tuple(self._trick), self._leader,
             self._to_move, self._led, self._lead_src, self._pending, self._pending_pub,
             self._captured, self._won, self._discards, tuple(self._voids), self._forced,
-            self._not_in, self._trick_no, self._last, len(self._log), self._trump, self._trump_suit,
+            self._not_in, self._trick_no, self._last, tuple(self._log), self._trump, self._trump_suit,
             self._active, self._round, self._dealer, self._totals, self._round_scores, self._tiebreaks,
             self._outcome, self._spy_captor,
         )
 
-    _LOG_AT: Final = 19
-    """Index of the log length in a full snapshot."""
+    def _light_snapshot(self) -> tuple[Any, ...]:
+        """What a play inside a round may change (the seat to move is ``p``)."""
+        p = self._to_move
+        return (
+            _U_LIGHT, p, self._hands[p], self._phantoms[p], self._down[p], self._voids[p], self._pending,
+            self._pending_pub, tuple(self._trick), self._led, self._lead_src, self._leader, self._forced,
+            len(self._log), self._captured, self._won, self._discards, self._trick_no, self._last,
+        )
 
     def _restore(self, t: tuple[Any, ...]) -> None:
-        p = t[0]
-        if len(t) == 3:
-            _, self._phantoms[p], self._down[p] = t
-            self._pending = ()
-            self._pending_pub = ()
-            self._lm = -1
-            return
-        if len(t) == 11:
+        if t[0] == _U_LIGHT:
             (
-                _, self._phantoms[p], self._pending, self._pending_pub, self._trick, self._led, self._lead_src,
-                self._leader, self._forced, log, _,
+                _, p, self._hands[p], self._phantoms[p], self._down[p], self._voids[p], self._pending,
+                self._pending_pub, trick, self._led, self._lead_src, self._leader, self._forced,
+                log, self._captured, self._won, self._discards, self._trick_no, self._last,
             ) = t
+            self._trick = list(trick)
             self._to_move = p
             del self._log[log:]
-            self._lm = -1
-            return
-        if len(t) == 9:
-            (
-                _, self._hands[p], self._voids[p], self._trick, self._led, self._lead_src, self._leader, self._forced,
-                log,
-            ) = t
-            self._to_move = p
-            del self._log[log:]
-            self._lm = -1
-            return
-        if p >= 0:
-            # A light snapshot: an action that does not end the round changes only these.
-            (
-                _, self._hands[p], self._phantoms[p], self._down[p], self._voids[p], self._pending,
-                self._pending_pub, self._trick, self._to_move, self._led, self._lead_src, self._leader,
-                self._forced, log, self._captured, self._won, self._discards, self._trick_no, self._last,
-            ) = t
-            del self._log[log:]
-            self._lm = -1
             return
         (
-            _, hands, phantoms, down, self._trick, self._leader, self._to_move, self._led, self._lead_src,
+            _, hands, phantoms, down, trick, self._leader, self._to_move, self._led, self._lead_src,
             self._pending, self._pending_pub, self._captured, self._won, self._discards, voids, self._forced,
             self._not_in, self._trick_no, self._last, log, self._trump, self._trump_suit, self._active,
             self._round, self._dealer, self._totals, self._round_scores, self._tiebreaks, self._outcome,
@@ -543,23 +661,57 @@ class LostRanksState(State):
         self._phantoms = list(phantoms)
         self._down = list(down)
         self._voids = list(voids)
-        if isinstance(log, int):
-            del self._log[log:]
-        else:
-            self._log = list(log)
-        self._lm = -1
+        self._log = list(log)
+        self._trick = list(trick)
 
     def _copy(self, stack: bool) -> LostRanksState:
+        """A copy sharing only immutable values (every slot is assigned: see the check below)."""
         new = object.__new__(LostRanksState)
-        for name in LostRanksState.__slots__:
-            setattr(new, name, getattr(self, name))
-        new.history = list(self.history)
-        new._stack = list(self._stack) if stack else []
-        new._hands = list(self._hands)
-        new._phantoms = list(self._phantoms)
-        new._down = list(self._down)
-        new._voids = list(self._voids)
-        new._log = list(self._log)
+        new.game = self.game
+        new.seed = self.seed
+        new.decks = self.decks
+        new.history = self.history.copy()
+        new._stack = self._stack.copy() if stack else []
+        new._n = self._n
+        new._two = self._two
+        new._armies = self._armies
+        new._force = self._force
+        new._last_trick = self._last_trick
+        new._closer = self._closer
+        new._anames = self._anames
+        new._ev = self._ev
+        new._tev = self._tev
+        new._round = self._round
+        new._dealer = self._dealer
+        new._totals = self._totals
+        new._round_scores = self._round_scores
+        new._tiebreaks = self._tiebreaks
+        new._outcome = self._outcome
+        new._spy_captor = self._spy_captor
+        new._trump = self._trump
+        new._trump_suit = self._trump_suit
+        new._active = self._active
+        new._hands = self._hands.copy()
+        new._phantoms = self._phantoms.copy()
+        new._down = self._down.copy()
+        new._trick = self._trick.copy()
+        new._leader = self._leader
+        new._to_move = self._to_move
+        new._led = self._led
+        new._lead_src = self._lead_src
+        new._pending = self._pending
+        new._pending_pub = self._pending_pub
+        new._captured = self._captured
+        new._won = self._won
+        new._discards = self._discards
+        new._voids = self._voids.copy()
+        new._forced = self._forced
+        new._not_in = self._not_in
+        new._trick_no = self._trick_no
+        new._last = self._last
+        new._log = self._log.copy()
+        new._lm = self._lm
+        new._la = self._la
         return new
 
     def clone(self) -> LostRanksState:
@@ -581,34 +733,28 @@ class LostRanksState(State):
         return PHANTOM if self._phantoms[p] else HAND
 
     def _legal_mask(self) -> int:
+        """The legal actions as a bitmask (``apply_action`` keeps it up to date in ``_lm``)."""
         if self._outcome >= 0:
             return 0
         p = self._to_move
+        led = self._led
         pend = self._pending
         if pend:
-            a, b = pend
-            led = self._led
+            # LR-14: the two drawn cards, as a two-card hand.
+            m = 1 << pend[0] | 1 << pend[1]
             if not self._trick:
-                ok = [c for c in pend if c != SPY]
-            elif led < 0:
-                ok = [a, b]
-            else:
-                suited = [c for c in pend if CARD_SUIT[c] == led]
-                if len(suited) == 2:
-                    ok = [c for c in suited if c != JACKS[led]]
-                elif suited:
-                    ok = suited
-                else:
-                    ok = [a, b]
-            m = 0
-            for c in ok:
-                m |= 1 << (PHANTOM_BASE + c)
-            return m
+                m &= _NOT_SPY
+            elif led >= 0:
+                s = m & SUIT_MASKS[led]
+                if s:
+                    jb = JACK_BITS[led]
+                    m = s ^ jb if s & jb and s != jb else s
+            return m << PHANTOM_BASE
         h = self._hands[p]
         if not self._trick:
             if self._forced >= 0:
                 return 1 << self._forced
-            m = h & ~SPY_BIT or h
+            m = h & _NOT_SPY or h
             if self._two and self._phantoms[p]:
                 m |= DRAW_BIT
             return m
@@ -619,43 +765,30 @@ class LostRanksState(State):
                     return DRAW_BIT
             elif not h:
                 return DRAW_BIT
-        led = self._led
         if led < 0:
             return h
         s = h & SUIT_MASKS[led]
         if s:
             jb = JACK_BITS[led]
-            if s & jb and s != jb:
-                return s ^ jb
-            return s
+            return s ^ jb if s & jb and s != jb else s
         return h
 
+    def _settle(self) -> tuple[int, tuple[int, ...]]:
+        """Compute the legal actions from scratch, as ``(_lm, _la)``: both are then set."""
+        m = self._lm = self._legal_mask()
+        la = self._la = tuple(_action_list(m, self._led))
+        return m, la
+
     def legal_actions(self) -> list[int]:
+        la = self._la
+        if la is not None:
+            return [*la]
         m = self._lm
-        if m < 0:
-            m = self._lm = self._legal_mask()
-        got = _LISTS.get(m)
-        if got is not None:
-            return list(got)
-        key = m
-        out: list[int] = []
-        for s in range(4):
-            chunk = m >> (13 * s) & 8191
-            if chunk:
-                table = _CHUNKS[s]
-                got = table[chunk]
-                if got is None:
-                    got = table[chunk] = tuple(13 * s + b for b in range(13) if chunk >> b & 1)
-                out += got
-        m >>= 52
-        while m:
-            low = m & -m
-            out.append(51 + low.bit_length())
-            m ^= low
-        if len(_LISTS) > 20_000:
-            _LISTS.clear()
-        _LISTS[key] = tuple(out)
-        return out
+        if m is None:
+            return [*self._settle()[1]]
+        # A mask left by apply_action without a tuple: real-hand cards, the Spy and draw two only.
+        b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
+        return [*_B0[b0], *_B1[b1], *_B2[b2], *_B3[b3], *_B4[b4], *_B5[b5], *_B6[b6]]
 
     def why_illegal(self, action: int) -> str | None:
         g = self.game
@@ -664,8 +797,8 @@ class LostRanksState(State):
         if self._outcome >= 0:
             return "the match is over: no more moves"
         m = self._lm
-        if m < 0:
-            m = self._lm = self._legal_mask()
+        if m is None:
+            m = self._settle()[0]
         if m >> action & 1:
             return None
         return self._reason(action)
@@ -716,90 +849,266 @@ class LostRanksState(State):
 
     # ------------------------------------------------------------------ apply
     def apply_action(self, action: int) -> Event:
-        m = self._lm
-        if m < 0:
-            m = self._lm = self._legal_mask()
-        if type(action) is not int or action < 0 or not m >> action & 1:
-            reason = self.why_illegal(action) or "illegal move"
-            raise IllegalAction(reason, _rule_id(reason))
+        la = self._la
+        if la is not None:
+            if type(action) is not int or action not in la:
+                raise self._refusal(action)
+        else:
+            m = self._lm
+            if m is None:
+                m = self._settle()[0]
+            if type(action) is not int or action < 0 or action >= _ACTIONS or not m & _ACTION_BITS[action]:
+                raise self._refusal(action)
+        # Fast paths, one per kind of play, each recording a small undo tuple and the
+        # legal actions of the next state: as a tuple (_la) where one is at hand, else
+        # as a mask (_lm).  The general path (_apply_any) takes a round's last play and
+        # the draw of a last phantom card.
         p = self._to_move
         trick = self._trick
-        size = len(trick)
-        last = self._n - 1
-        if size < last and action < 53:
-            # The common case, a hand play that does not finish the trick: a small snapshot.
+        if action < NUM_CARDS:
+            size = len(trick)
+            if size < self._closer:
+                # A hand card that does not finish the trick.
+                hands = self._hands
+                hands[p] ^= _BITS[action]
+                entry = _ENTRIES[p][action]
+                if not size:
+                    led = self._led = CARD_SUIT[action]
+                    self._lead_src = HAND
+                    self._leader = p
+                    self._forced = -1
+                    self._stack.append(_R_PLAY)
+                else:
+                    led = self._led
+                    if led < 0:
+                        led = self._led = CARD_SUIT[action]
+                        self._stack.append(_R_PLAY)
+                    elif _FOLLOWERS[led][action]:
+                        self._stack.append(_R_PLAY)
+                    else:
+                        voids = self._voids
+                        self._stack.append((_U_VOID, voids[p]))
+                        voids[p] |= 1 << led
+                self.history.append(action)
+                self._log.append(entry)
+                trick.append(entry)
+                if self._two:
+                    q = 1 - p
+                    if self._phantoms[q]:
+                        # LR-13: the follower answers a hand lead from the phantom deck.
+                        self._to_move = q
+                        self._lm = DRAW_BIT
+                        self._la = _DRAW_ONLY
+                        return self._ev[p][action]
+                else:
+                    q = p + 1 if p < 3 else 0
+                self._to_move = q
+                h = hands[q]
+                if led >= 0:
+                    ranks = h >> _SHIFTS[led] & 8191
+                    if ranks:
+                        self._lm = None
+                        self._la = _SUIT_CARDS[led][_PROTECT[ranks]]
+                        return self._ev[p][action]
+                self._lm = h
+                self._la = None
+                return self._ev[p][action]
+            if self._trick_no == self._last_trick:
+                return self._apply_any(action)
+            # A hand card that finishes the trick.
+            self._hands[p] ^= _BITS[action]
             led = self._led
-            self._stack.append(
-                (p, self._hands[p], self._voids[p], trick, led, self._lead_src, self._leader, self._forced, len(self._log))
-            )
-            self.history.append(action)
-            self._lm = -1
-            self._hands[p] ^= 1 << action
-            self._log.append((p, action, 0, -1))
-            if not size:
+            if led < 0:
+                led = CARD_SUIT[action]
+                self._stack.append((_U_TRICK, self._last, -1))
+            elif _FOLLOWERS[led][action]:
+                self._stack.append((_U_TRICK, self._last, -1))
+            else:
+                voids = self._voids
+                self._stack.append((_U_TRICK, self._last, voids[p]))
+                voids[p] |= 1 << led
+            entry = _ENTRIES[p][action]
+            logged: tuple[int, ...] = entry
+            other = -1
+        elif action >= PHANTOM_BASE:
+            if trick and self._trick_no == self._last_trick:
+                return self._apply_any(action)
+            # A drawn card (LR-14): the other one goes face up to the bottom of the deck.
+            c = action - PHANTOM_BASE
+            pend = self._pending
+            other = pend[1] if c == pend[0] else pend[0]
+            self._phantoms[p] += _ONE[other]
+            entry = _ENTRIES[p][action]
+            logged = (p, c, PHANTOM, other)
+            if not trick:
+                self._stack.append((_U_PHANTOM, pend, self._pending_pub))
+                self._pending = ()
+                self._pending_pub = ()
+                self.history.append(action)
+                self._log.append(logged)
+                led = self._led = CARD_SUIT[c]
+                self._lead_src = PHANTOM
                 self._leader = p
-                self._lead_src = 0
-                self._led = CARD_SUIT[action]
                 self._forced = -1
-            elif led < 0:
-                self._led = CARD_SUIT[action]
-            elif CARD_SUIT[action] != led or action == JACKS[led]:
-                self._voids[p] |= 1 << led
-            self._trick = trick + ((p, action, 0),)
-            self._to_move = p + 1 if p < last else 0
-            return _new_tuple(Event, (p, action, self._anames[action], ""))
-        if action == DRAW and len(self._phantoms[p]) >= 2:
-            # Drawing two changes only the phantom deck and the drawn cards.
-            self._stack.append((p, self._phantoms[p], self._down[p]))
-        elif size < self._n - 1 and action >= PHANTOM_BASE:
-            # A drawn card played without finishing the trick.
-            self._stack.append(
-                (
-                    p, self._phantoms[p], self._pending, self._pending_pub, trick, self._led, self._lead_src,
-                    self._leader, self._forced, len(self._log), None,
-                )
-            )
-        elif self._trick_no == self._last_trick and size == self._n - 1:
+                trick.append(entry)
+                q = self._to_move = 1 - p
+                # LR-13: the follower answers from the hand (the phantom deck if it is empty).
+                h = self._hands[q]
+                if not h:
+                    self._lm = DRAW_BIT
+                    self._la = _DRAW_ONLY
+                else:
+                    ranks = h >> _SHIFTS[led] & 8191 if led >= 0 else 0
+                    if ranks:
+                        self._lm = None
+                        self._la = _SUIT_CARDS[led][_PROTECT[ranks]]
+                    else:
+                        self._lm = h
+                        self._la = None
+                return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP[other]))
+            self._stack.append((_U_PHANTOM_TRICK, pend, self._pending_pub, self._last))
+            self._pending = ()
+            self._pending_pub = ()
+            led = self._led
+            if led < 0:
+                led = CARD_SUIT[c]
+        else:
+            phantoms = self._phantoms
+            ph = phantoms[p]
+            if len(ph) < 2:
+                return self._apply_any(action)
+            # Draw two (LR-14).
+            down = self._down[p]
+            self._stack.append(_R_DRAW)
+            self.history.append(DRAW)
+            phantoms[p] = ph[2:]
+            self._down[p] = down - 2 if down > 2 else 0
+            a = ph[0]
+            b = ph[1]
+            self._pending = (a, b)
+            self._pending_pub = _PUB[down if down < 2 else 2]
+            # Which of the two may be played: the drawn pair as a two-card hand.
+            if not trick:
+                ok_a = a != SPY
+                ok_b = b != SPY
+            else:
+                led = self._led
+                ok_a = ok_b = True
+                if led >= 0:
+                    ok_a = CARD_SUIT[a] == led
+                    ok_b = CARD_SUIT[b] == led
+                    if ok_a and ok_b:
+                        jack = JACKS[led]
+                        ok_a = a != jack
+                        ok_b = b != jack
+                    elif not ok_a and not ok_b:
+                        ok_a = ok_b = True
+            self._lm = None
+            if not ok_b:
+                self._la = _PLAY_DRAWN[a]
+            elif not ok_a:
+                self._la = _PLAY_DRAWN[b]
+            else:
+                self._la = (PHANTOM_BASE + a, PHANTOM_BASE + b) if a < b else (PHANTOM_BASE + b, PHANTOM_BASE + a)
+            return self._ev[p][DRAW]
+        # The trick is complete and the round goes on (LR-10, LR-11).
+        self.history.append(action)
+        trick.append(entry)
+        # The highest key wins; a key of -1 cannot win (unrolled for 2 and 4 cards).
+        keys = _TRICK_KEYS[self._trump_suit][led]
+        if self._two:
+            (p0, c0, _), (p1, c1, _) = trick
+            k0 = keys[c0]
+            winner = p1 if keys[c1] > k0 else p0 if k0 >= 0 else -1
+            taken = _BITS[c0] | _BITS[c1]
+        else:
+            (p0, c0, _), (p1, c1, _), (p2, c2, _), (p3, c3, _) = trick
+            best = keys[c0]
+            winner = p0 if best >= 0 else -1
+            key = keys[c1]
+            if key > best:
+                best = key
+                winner = p1
+            key = keys[c2]
+            if key > best:
+                best = key
+                winner = p2
+            if keys[c3] > best:
+                winner = p3
+            taken = _BITS[c0] | _BITS[c1] | _BITS[c2] | _BITS[c3]
+        log = self._log
+        log.append(logged)
+        log.append(_WIN_ENTRIES[winner + 1])
+        self._trick = []
+        self._led = -1
+        self._lead_src = -1
+        self._trick_no += 1
+        self._last = (trick, winner)
+        if winner >= 0:
+            cap = self._captured
+            won = self._won
+            if self._armies[winner]:
+                self._captured = (cap[0], cap[1] | taken)
+                self._won = (won[0], won[1] + 1)
+            else:
+                self._captured = (cap[0] | taken, cap[1])
+                self._won = (won[0] + 1, won[1])
+            q = winner
+        else:
+            self._discards |= taken
+            q = trick[0][0] + 1
+            if q == self._n:
+                q = 0
+        self._leader = self._to_move = q
+        # The next lead (LR-8; LR-6 concerns only the first trick).
+        h = self._hands[q]
+        m = h ^ SPY_BIT if h > SPY_BIT else h  # the Spy leads only as the last card (LR-8)
+        if self._two and self._phantoms[q]:
+            m |= DRAW_BIT
+        self._lm = m
+        self._la = None
+        if other < 0:
+            return self._tev[p][action][winner + 1]
+        return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP_WIN[other][winner + 1]))
+
+    def _refusal(self, action: int) -> IllegalAction:
+        """The error for an illegal ``action``, with its reason and ruling."""
+        reason = self.why_illegal(action) or "illegal move"
+        return IllegalAction(reason, _rule_id(reason))
+
+    def _apply_any(self, action: int) -> Event:
+        """Any legal play: the general path (a draw of the last phantom card, a round's last play)."""
+        p = self._to_move
+        trick = self._trick
+        if self._trick_no == self._last_trick and len(trick) == self._n - 1:
             self._stack.append(self._snapshot())
         else:
-            self._stack.append(
-                (
-                    p, self._hands[p], self._phantoms[p], self._down[p], self._voids[p], self._pending,
-                    self._pending_pub, trick, p, self._led, self._lead_src, self._leader, self._forced,
-                    len(self._log), self._captured, self._won, self._discards, self._trick_no, self._last,
-                )
-            )
+            self._stack.append(self._light_snapshot())
         self.history.append(action)
-        self._lm = -1
+        self._lm = None
+        self._la = None
         if action < NUM_CARDS:
             self._hands[p] ^= 1 << action
             c = action
             src = HAND
             other = -1
         elif action == DRAW:
-            ph = self._phantoms[p]
-            down = self._down[p]
-            src = PHANTOM
-            other = -1
-            if len(ph) >= 2:
-                self._phantoms[p] = ph[2:]
-                self._down[p] = down - 2 if down > 2 else 0
-                self._pending = ph[:2]
-                self._pending_pub = (down < 1, down < 2)
-                return _new_tuple(Event, (p, action, "draw two", ""))
+            # The last phantom card is played at once (LR-14).
+            c = self._phantoms[p][0]
             self._phantoms[p] = ()
             self._down[p] = 0
-            c = ph[0]
+            src = PHANTOM
+            other = -1
         else:
             c = action - PHANTOM_BASE
             a, b = self._pending
             other = b if c == a else a
-            self._phantoms[p] = self._phantoms[p] + (other,)
+            self._phantoms[p] += (other,)
             self._pending = ()
             self._pending_pub = ()
             src = PHANTOM
-        # The card c is played.
-        self._log.append((p, c, src, other))
+        entry = (p, c, src)
+        self._log.append(entry if other < 0 else (p, c, src, other))
         if not trick:
             self._leader = p
             self._lead_src = src
@@ -811,12 +1120,9 @@ class LostRanksState(State):
             led = self._led
             if CARD_SUIT[c] != led or c == JACKS[led]:
                 self._voids[p] |= 1 << led
-        trick += ((p, c, src),)
+        trick.append(entry)
         if len(trick) < self._n:
-            self._trick = trick
             self._to_move = p + 1 if p + 1 < self._n else 0
-            if action < NUM_CARDS:
-                return _new_tuple(Event, (p, action, self._anames[action], ""))
             note = ""
         else:
             note = self._resolve(trick)
@@ -826,8 +1132,8 @@ class LostRanksState(State):
             note = f"plays {FRENCH_NAMES[c]}, the last phantom card" + ("; " + note if note else "")
         return _new_tuple(Event, (p, action, self._anames[action], note))
 
-    def _resolve(self, trick: tuple[tuple[int, int, int], ...]) -> str:
-        keys = _TRICK_KEYS[self._trump_suit * 5 + self._led + 1]
+    def _resolve(self, trick: list[tuple[int, int, int]]) -> str:
+        keys = _TRICK_KEYS[self._trump_suit][self._led]
         best = -1
         winner = -1
         cards = 0
@@ -837,12 +1143,12 @@ class LostRanksState(State):
             if key > best:
                 best = key
                 winner = seat
-        self._trick = ()
+        self._trick = []
         self._led = -1
         self._lead_src = -1
         self._trick_no += 1
         self._last = (trick, winner)
-        self._log.append((-1, winner))
+        self._log.append(_WIN_ENTRIES[winner + 1])
         if winner >= 0:
             army = self._armies[winner]
             cap = self._captured
@@ -854,11 +1160,10 @@ class LostRanksState(State):
                 self._captured = (cap[0] | cards, cap[1])
                 self._won = (won[0] + 1, won[1])
             self._leader = self._to_move = winner
-            note = f"seat {winner} wins the trick"
         else:
             self._discards |= cards
             self._leader = self._to_move = (trick[0][0] + 1) % self._n
-            note = "no winner: the trick is discarded (LR-11)"
+        note = _WIN_NOTES[winner + 1]
         if self._trick_no == self.game.tricks_per_round:
             note += "; " + self._end_round()
         return note
@@ -881,10 +1186,6 @@ class LostRanksState(State):
         return pts[0], pts[1]
 
     def _end_round(self) -> str:
-        # Keep the finished round's log for undo.
-        before = self._stack[-1]
-        at = self._LOG_AT
-        self._stack[-1] = before[:at] + (tuple(self._log[: before[at]]),) + before[at + 1 :]
         pts = self.round_points()
         self._spy_captor = RED if self._captured[RED] & SPY_BIT else BLACK if self._captured[BLACK] & SPY_BIT else -1
         self._totals = (self._totals[0] + pts[0], self._totals[1] + pts[1])
@@ -936,8 +1237,90 @@ class LostRanksState(State):
     def undo_action(self) -> None:
         if not self._stack:
             raise IndexError("nothing to undo")
-        self._restore(self._stack.pop())
+        rec = self._stack.pop()
         self.history.pop()
+        self._lm = None
+        self._la = None
+        tag = rec[0]
+        if tag <= _U_VOID:
+            trick = self._trick
+            p, c, _ = trick.pop()
+            self._hands[p] |= 1 << c
+            if tag == _U_VOID:
+                self._voids[p] = rec[1]
+            del self._log[-1]
+            self._unplay(trick, p)
+        elif tag == _U_TRICK or tag == _U_PHANTOM_TRICK:
+            trick, winner = self._last
+            p, c, _ = trick[-1]
+            cards = 0
+            for _, x, _ in trick:
+                cards |= 1 << x
+            if winner >= 0:
+                cap = self._captured
+                won = self._won
+                if self._armies[winner]:
+                    self._captured = (cap[0], cap[1] ^ cards)
+                    self._won = (won[0], won[1] - 1)
+                else:
+                    self._captured = (cap[0] ^ cards, cap[1])
+                    self._won = (won[0] - 1, won[1])
+            else:
+                self._discards ^= cards
+            self._trick_no -= 1
+            del self._log[-2:]
+            if tag == _U_TRICK:
+                _, self._last, voids = rec
+                if voids >= 0:
+                    self._voids[p] = voids
+                self._hands[p] |= 1 << c
+            else:
+                _, self._pending, self._pending_pub, self._last = rec
+                self._phantoms[p] = self._phantoms[p][:-1]
+            rest = trick[:-1]
+            first = rest[0]
+            self._trick = rest
+            self._to_move = p
+            self._leader = first[0]
+            self._lead_src = first[2]
+            if first[1] != SPY:
+                self._led = CARD_SUIT[first[1]]
+            else:
+                self._led = CARD_SUIT[rest[1][1]] if len(rest) > 1 else -1
+        elif tag == _U_DRAW:
+            p = self._to_move
+            pend = self._pending
+            pub = self._pending_pub
+            self._phantoms[p] = pend + self._phantoms[p]
+            self._down[p] = 0 if pub[0] else 1 if pub[1] else self._down[p] + 2
+            self._pending = ()
+            self._pending_pub = ()
+        elif tag == _U_PHANTOM:
+            trick = self._trick
+            p = trick.pop()[0]
+            self._phantoms[p] = self._phantoms[p][:-1]
+            _, self._pending, self._pending_pub = rec
+            del self._log[-1]
+            self._unplay(trick, p)
+        else:
+            self._restore(rec)
+
+    def _unplay(self, rest: list[tuple[int, int, int]], p: int) -> None:
+        """Undo the trick-side effects of ``p``'s card on top of ``rest``."""
+        self._trick = rest
+        self._to_move = p
+        if not rest:
+            self._led = -1
+            self._lead_src = -1
+            self._leader = p
+            if self._trick_no == 0:
+                # LR-6: the forced first lead, as dealt.
+                not_in = self._not_in
+                self._forced = (
+                    ACE_HEARTS if not not_in >> ACE_HEARTS & 1 else ACE_DIAMONDS if not not_in >> ACE_DIAMONDS & 1 else -1
+                )
+        elif len(rest) == 1 and rest[0][1] == SPY:
+            self._led = -1
 
     # ------------------------------------------------------------------ outcome
     def returns(self) -> list[float]:
@@ -1072,10 +1455,9 @@ class LostRanksState(State):
     def _log_entry(e: tuple[int, ...]) -> dict[str, JSON]:
         if e[0] < 0:
             return {"winner": e[1] if e[1] >= 0 else None}
-        seat, c, src, other = e
-        entry: dict[str, JSON] = {"seat": seat, "card": FRENCH_NAMES[c], "source": SOURCE_NAMES[src]}
-        if other >= 0:
-            entry["face_up"] = FRENCH_NAMES[other]
+        entry: dict[str, JSON] = {"seat": e[0], "card": FRENCH_NAMES[e[1]], "source": SOURCE_NAMES[e[2]]}
+        if len(e) > 3:
+            entry["face_up"] = FRENCH_NAMES[e[3]]
         return entry
 
     # ------------------------------------------------------------------ resample
@@ -1145,7 +1527,8 @@ class LostRanksState(State):
                     new._pending = tuple(pend)
                 down = self._down[q]
                 new._phantoms[q] = tuple(pool) + self._phantoms[q][down:]
-        new._lm = -1
+        new._lm = None
+        new._la = None
         return new
 
     # ------------------------------------------------------------------ text
@@ -1185,6 +1568,10 @@ class LostRanksState(State):
 
     def __repr__(self) -> str:
         return f"<LostRanksState players={self._n} seed={self.seed} round={self._round + 1} moves={len(self.history)}>"
+
+
+if set(LostRanksState.__slots__) - set(LostRanksState._copy.__code__.co_names):  # pragma: no cover
+    raise RuntimeError("LostRanksState._copy must copy every slot")
 
 
 __all__ = [
