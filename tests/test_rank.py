@@ -19,7 +19,10 @@ from conformance import check_game
 from cardtable.agents import Observation, make_agent
 from cardtable.cards import parse_french
 from cardtable.console.rank import describe, render
-from cardtable.games.rank import DRAW, PASS, Rank, RankState, playable
+from cardtable.games.rank import ALL_KINDS as ALL
+from cardtable.games.rank import (
+    DRAW, PASS, HandConstraints, Rank, RankState, constrained_deal, constraints_of_view, playable,
+)
 from cardtable.protocol import IllegalAction
 
 
@@ -399,6 +402,157 @@ def test_rg9_chain_and_resample() -> None:
         seen.add(tuple(r.view(1)["hand"]))
         assert r.decks is None and r.history == s.history
     assert len(seen) > 1
+
+
+# --- RG-9: what the public record proves, and resampling that keeps it ------------------
+def kinds_of(names_text: str) -> set[int]:
+    return set(cards(names_text))
+
+
+def answering(top: str) -> set[int]:
+    """Every kind that RG-4 lets one play on ``top`` at some tier."""
+    return {k for k in range(53) if playable([k], parse_french(top))}
+
+
+def hand_of(state: RankState, seat: int) -> list[int]:
+    return cards(" ".join(names(state, seat)))
+
+
+def test_rg9_resample_a_seat_that_drew_an_unplayable_card_holds_nothing_that_answers() -> None:
+    game = Rank(players=4)
+    hands = {0: "2C 3C 4C 2D 3D", 1: "5C 5D 5H 5S 6C", 2: "6D 6H 6S 4H 4S", 3: "7H 7S 8C 8D 8H"}
+    s = build(game, hands, up="10S", stock="JD QS 4D")
+    play(s, "draw", "JD", "draw", "QS", "draw")  # seat 0 is stuck on QS and draws 4D: nothing answers QS
+    bad = answering("QS")
+    assert all(m & sum(1 << k for k in bad) == 0 for m in s.hand_constraints(1).slots[0])
+    for k in range(200):
+        r = s.resample(1, random.Random(k))
+        assert not set(hand_of(r, 0)) & bad
+        assert r.view(1) == s.view(1)
+    # The other seats have shown nothing: their resampled hands do hold such cards at times.
+    assert any(set(hand_of(s.resample(1, random.Random(k)), 2)) & bad for k in range(50))
+
+
+def test_rg9_resample_a_seat_that_passed_holds_nothing_that_answers_and_someone_else_can_play() -> None:
+    s = first_legal_until(from_deck(4, 1497, DECK_4P_1497), lambda t: t.legal_actions() == [PASS])
+    passer = s.current_player()
+    top = s.view(0)["top"]
+    play(s, "pass")
+    watcher = s.current_player()  # the next seat to move watches the passer
+    assert watcher != passer and s.view(watcher)["stock"] == 0
+    bad = answering(top)
+    cons = s.hand_constraints(watcher)
+    assert cons.admits([hand_of(s, p) for p in range(4)])
+    for k in range(200):
+        r = s.resample(watcher, random.Random(k))
+        assert not set(hand_of(r, passer)) & bad, "the pass showed the passer cannot answer the top card"
+        # no Anti-Rank was declared, so some seat still in the game can play on the top card (RG-8)
+        assert any(set(hand_of(r, p)) & bad for p in r.view(0)["in_game"] if p != passer)
+        assert r.view(watcher) == s.view(watcher) and r.legal_actions() == s.legal_actions()
+
+
+def test_rg9_resample_the_tier_of_a_play_and_a_later_draw() -> None:
+    game = Rank(players=4)
+    hands = {0: "AS 2C 9D 10H QD", 1: "3C 3D 3H 3S 4C", 2: "4D 4H 4S 5C 5D", 3: "9C 9H 9S 10C 10D"}
+    s = build(game, hands, up="7C", stock="6H")
+    play(s, "AS")  # an Ace on 7C: seat 0 held no 6, 7 or 8 (RG-4 tiers 1 and 2)
+    play(s, "2C")  # then stuck on 2C: it draws 6H, which cannot be played on 2C (RG-5)
+    play(s, "draw")
+    assert s.current_player() == 1
+    sevens = kinds_of("6C 6D 6H 6S 7C 7D 7H 7S 8C 8D 8H 8S")
+    bad = answering("2C")
+    cons = s.hand_constraints(1)
+    assert sorted(bin(m).count("1") for m in cons.slots[0]) == [24, 24, 24, 36]  # 53 kinds minus 2, 3, K, A, JK (and 6, 7, 8)
+    seen_drawn_seven = False
+    for k in range(300):
+        hand = set(hand_of(s.resample(1, random.Random(k)), 0))
+        assert not hand & bad
+        assert len(hand & sevens) <= 1  # only the drawn card may be a 6, 7 or 8
+        seen_drawn_seven |= bool(hand & sevens)
+    assert seen_drawn_seven
+
+
+def test_rg9_resample_pending_draw_and_answered_pull_back() -> None:
+    game = Rank(players=4)
+    hands = {0: "2C 3C 4C 2D 3D", 1: "5C 5D 5H 5S 6C", 2: "6D 6H 6S 4H 4S", 3: "7H 7S 8C 8D 8H"}
+    s = build(game, hands, up="10S", stock="JD QS 4D")
+    play(s, "draw")  # JD answers 10S: seat 0 must play it, and nothing else it holds answers 10S
+    for k in range(100):
+        r = s.resample(1, random.Random(k))
+        moves = r.legal_actions()
+        assert len(moves) == 1 and moves[0] in answering("10S")
+        assert len(set(hand_of(r, 0)) & answering("10S")) == 1
+    # Seat 1 answers seat 0's last card, so seat 0 is pulled back (RG-6): seat 1 can play.
+    rest = {2: "2H 3H 4H 5H 6H", 3: "2S 3S 4S 5S 6S"}
+    s = build(game, {0: "8D 9D 10D JD QD", 1: "JC 2C 3C 4C 5C", **rest}, up="7C", stock="9S 10S 7D")
+    play(s, "8D", "9D", "10D", "JD", "QD")
+    assert s.view(2)["pull_back"]["event"] == "pull-back"
+    assert s.hand_constraints(2).some == ((1,), sum(1 << k for k in answering("QD")))
+    for k in range(100):
+        r = s.resample(2, random.Random(k))
+        assert DRAW not in r.legal_actions() and set(hand_of(r, 1)) & answering("QD")
+
+
+def _consistency_walk(players: int, seeds: range) -> int:
+    """Random and heuristic games: every seat's constraints hold in the true state, the
+    resampled worlds meet them too, and they depend on the view only."""
+    game = Rank(players=players)
+    checked = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        bots = [make_agent("heuristic", game, seed=p) for p in range(players)]
+        s = game.new_state(seed=seed)
+        while not s.is_terminal():
+            true_hands = [s._hand_list(p) for p in range(players)]  # the true state, for the check only
+            for p in range(players):
+                cons = s.hand_constraints(p)
+                sizes = [len(m) for m in cons.slots]
+                assert sizes == [0 if q == p else len(true_hands[q]) for q in range(players)]
+                assert cons.admits(true_hands), f"seed {seed} move {len(s.history)} seat {p}:\n{s}\n{cons}"
+                if rng.random() < 0.25:
+                    r = s.resample(p, random.Random(rng.getrandbits(32)))
+                    assert cons.admits([r._hand_list(q) for q in range(players)])
+                    assert r.hand_constraints(p) == cons
+                    assert constraints_of_view(s.view(p)) == cons  # agents can compute them from the view
+                    if s.current_player() == p:
+                        assert r.legal_actions() == s.legal_actions()
+                checked += 1
+            legal = s.legal_actions()
+            p = s.current_player()
+            s.apply_action(bots[p].act(Observation.of(s)) if seed % 2 and len(legal) > 1 else rng.choice(legal))
+    return checked
+
+
+@pytest.mark.parametrize("players,games", [(2, 12), (3, 10), (4, 10), (6, 4)])
+def test_rg9_the_true_hands_always_meet_the_constraints(players: int, games: int) -> None:
+    assert _consistency_walk(players, range(games)) > 1000
+
+
+def test_constrained_deal_finds_every_consistent_deal_and_refuses_impossible_ones() -> None:
+    a, b, c, d = cards("2C 3C 4C 5C")
+    counts = [0] * 53
+    for k in (a, b, c, d):
+        counts[k] = 1
+    # Seat 1: one slot of {a, b}; seat 2: one slot of {b, c}, one of {a, b}; seat 3: anything.
+    cons = HandConstraints(((), (1 << a | 1 << b,), (1 << b | 1 << c, 1 << a | 1 << b), (ALL,)), None)
+    possible = set()
+    for x in (a, b):
+        for y in (b, c):
+            for z in (a, b):
+                if len({x, y, z}) == 3:
+                    w = ({a, b, c, d} - {x, y, z}).pop()
+                    possible.add((x, tuple(sorted((y, z))), w))
+    seen = set()
+    for k in range(300):
+        hands, stock = constrained_deal(cons, counts, random.Random(k))
+        assert stock == [] and cons.admits(hands)
+        seen.add((hands[1][0], tuple(sorted(hands[2])), hands[3][0]))
+    assert seen == possible
+    # "Somebody holds d": only seat 3 can.
+    some = HandConstraints(cons.slots, ((1, 2, 3), 1 << d))
+    assert all(constrained_deal(some, counts, random.Random(k))[0][3] == [d] for k in range(20))
+    with pytest.raises(RuntimeError, match="inconsistent"):
+        constrained_deal(HandConstraints(((), (1 << a,), (1 << a,), ()), None), counts, random.Random(0))
 
 
 # --- protocol details ------------------------------------------------------------------

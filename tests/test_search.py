@@ -16,7 +16,9 @@ import typer
 from typer.testing import CliRunner
 
 from cardtable.agents import Observation, make_agent
-from cardtable.agents.search import HardAgent, ISMCTSAgent, SearchParams, hint, hint_text, search
+from cardtable.agents.knowledge import knowledge_for
+from cardtable.agents.knowledge.lost_cities_policy import policy_action, ranked_moves
+from cardtable.agents.search import HardAgent, ISMCTSAgent, RootStats, SearchParams, hint, hint_text, search
 from cardtable.games.lost_cities import LostCities, first_starter
 from cardtable.lab.arena import arena_command, parse_entry
 from cardtable.protocol import State
@@ -199,13 +201,68 @@ def test_levels_play_legal_moves(name: str, options: dict[str, object], level: s
     assert agent.act(obs) in obs.legal_actions
 
 
-def test_lost_cities_plays_the_heuristic_far_from_the_end() -> None:
-    """Lost Cities searches only near the end of a round (see knowledge.lost_cities)."""
-    state = _decision_point("lost-cities", {}, seed=4, moves=6)
+@pytest.mark.parametrize("colors", [5, 6])
+def test_lost_cities_fast_policy_is_the_heuristic(colors: int) -> None:
+    """The play-out policy makes the heuristic bot's decisions, computed on card sets."""
+    game = LostCities(colors=colors)
+    bot = make_agent("heuristic", game, seed=0)
+    compared = 0
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                expected = bot.act(Observation.of(state))
+                assert policy_action(state) == expected, (seed, len(state.history))
+                compared += 1
+                # now and then a random move, so that the positions are not only the bot's own
+                state.apply_action(expected if rng.random() > 0.15 else rng.choice(legal))
+            else:
+                state.apply_action(legal[0])
+    assert compared > 600
+
+
+def test_lost_cities_candidates_start_with_the_heuristic_move() -> None:
+    game = LostCities()
+    bot = make_agent("heuristic", game, seed=0)
+    kn = knowledge_for(game)
+    for seed in range(4):
+        state = _decision_point("lost-cities", {}, seed=seed, moves=8 + 9 * seed)
+        obs = Observation.of(state)
+        ranked = ranked_moves(state)
+        assert ranked[0][1] == bot.act(obs) == policy_action(state)
+        assert {a for _, a in ranked} <= set(obs.legal_actions)
+        shortlist = kn.candidates(obs, random.Random(seed))
+        assert shortlist[0] == ranked[0][1] and len(shortlist) == min(len(ranked), 6)
+        twin = state.resample(state.current_player(), random.Random(7))
+        assert kn.candidates(Observation.of(twin), random.Random(seed)) == shortlist
+
+
+def test_steps_budget() -> None:
+    state = _decision_point("lost-cities", {}, seed=2, moves=12)
     obs = Observation.of(state)
-    assert obs.view["draw_pile"] > 10
-    heuristic = make_agent("heuristic", state.game, seed=0).act(obs)
-    assert make_agent("hard", state.game, seed=5).act(obs) == heuristic
+    one = search(obs, SearchParams(steps=3000), seed=4)
+    two = search(obs, SearchParams(steps=3000), seed=4)
+    assert one.visits == two.visits and one.value_sums == two.value_sums
+    assert 3000 <= one.steps < 3000 + 400  # stops after the first world past the budget
+    with pytest.raises(ValueError, match="steps"):
+        SearchParams(steps=0)
+    agent = ISMCTSAgent(state.game, steps=500, mode="ismcts")
+    assert agent.params.seconds is None
+    assert agent.act(obs) in obs.legal_actions and agent.last is not None and agent.last.steps >= 500
+
+
+def test_paired_comparison_decides_flat_search() -> None:
+    """The flat search compares each move with the heuristic's in the same worlds."""
+    stats = RootStats(visits={1: 50, 2: 50}, value_sums={1: 10.0, 2: 12.0},
+                      square_sums={1: 40.0, 2: 40.0}, prior=1, keep_z=2.0)
+    # unpaired: a lead of 0.04 is far inside the noise of values spread ±0.9
+    assert stats.choose(0.0) == 1
+    # paired: move 2 gains 0.04 in every world, with a small spread
+    stats.paired = {2: [50, 2.0, 50 * (0.04 ** 2) + 49 * 0.0001]}
+    assert stats.choose(0.0) == 2
+    assert stats.choose(0.05) == 1
 
 
 def test_options_are_checked() -> None:

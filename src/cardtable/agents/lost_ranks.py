@@ -11,20 +11,32 @@ trick its army wins).  So it protects its active Jacks, feeds partner-won tricks
 soldiers, trumps in to capture enemy-won soldiers, avoids leading Jacks into tricks
 that may have no winner, and plays low when it cannot win.
 
-With 2 players it also weighs the source of a lead (LR-13): a hand lead forces the
-opponent to answer blind from the top of their phantom deck, a phantom lead (whose top
-two cards it knows) lets the opponent answer from the hand.  There a soldier is always
-taken by the army that did not play it (it cannot win), so the bot values the Spy and the
-enemy's active Jacks in its own hand as liabilities to shed into tricks with no winner.
+Later enemy seats are assumed to find their best card only part of the time
+(``enemy_fight``): fully pessimistic estimates kept soldiers in hand until the last
+tricks forced them out.  For the same reason the Spy and the own active Jacks are kept
+less and less as the hand empties (``keep_fade``), and a Jack is led only when the partner
+is clearly placed to win it.
+
+With 2 players (Command of Two) a soldier can never win, so whoever plays one hands it to
+the other army unless the trick has no winner (LR-10, LR-11): the Spy and the enemy's
+active Jacks in the bot's own hand or phantom deck are liabilities, its own active Jacks
+are junk, and what it can gain are the soldiers the opponent plays.  A lead is valued by
+the opponent's possible answers (:class:`_Two`): from the top two of its phantom deck
+(face-up cards known, face-down ones drawn from the unseen cards, with the suits its
+hand has shown void in all in the phantom) when the lead comes from the hand, or from its
+real hand (hypergeometric) when the lead comes from the phantom deck (LR-13, LR-14) — the
+chance that it takes the trick, dumps the Spy or an active Jack of the bot's army on a led
+Jack, or must give one up.  So the bot sheds an enemy Jack where the answer cannot take
+it, does not lead Jacks into a Spy the opponent could dump, keeps the Spy while Jacks the
+opponent might lead remain (a Spy played on a led Jack is discarded), and makes voids
+while it holds the Spy.  Followed tricks are exact: both cards are known.
 
 Strength against ``random`` (matches won): 4 players (a heuristic partnership against a
-random one) 0.85–0.92 depending on the block of seeds (0.903 on 5000–5299, 0.915 on
-10000–10399, 0.848 on 20000–20399; 0.91 on seeds 0–199); 2 players 0.63–0.70 (0.698 on
-20000–20399, 0.625 on 30000–30399, 0.70 on seeds 0–199) — the milder 2-player keep values
-of the Spy and the enemy's Jacks added about 0.04 there.  Lost Ranks is luck-heavy: a
-random-rollout search with 30 samples per move reaches about 0.92 with 4 players on seeds
-0–132, and with 2 players the Spy (captured by the army that did not play it unless a Jack
-shares its trick) makes every round largely a ±2 coin flip for any policy.
+random one) 0.900 on seeds 0–999, 0.902 on 5000–5399, 0.917 on 20000–20399 (before the
+changes above 0.905, 0.880, 0.848); 2 players 0.709 on seeds 0–999, 0.708 on 1000–1999 (before
+0.684 and 0.695).  With 2 players every round starts with a ±2 coin flip — who was dealt
+the Spy — which good play can only partly undo: an idealised model of the round in
+``docs/strength.md`` needs flawless Jack play and 40 % of the Spies dodged to reach 0.90.
 """
 
 from __future__ import annotations
@@ -68,10 +80,11 @@ class _Table:
     master_cost = 0.15
     spy_keep = 0.7
     own_jack_keep = 1.0
-    enemy_jack_keep = -1.2
+    enemy_jack_keep = -0.3
     forced_weight = 1.0
-    two_spy_keep = -0.5
-    two_enemy_jack_keep = -0.25
+    enemy_fight = 0.4
+    """Chance that a later enemy seat puts its best card on the trick (when it does not, the
+    trick is as if it could not beat it): opponents do not always find the card that wins."""
 
     def __init__(self, view: dict[str, JSON]) -> None:
         self.me: int = int(view["player"])
@@ -164,20 +177,17 @@ class _Table:
         return v
 
     def keep_value(self, card: int) -> float:
-        """What a card is worth kept for later (what playing it costs)."""
+        """What a card is worth kept for later (what playing it costs), 4 players."""
         if card == SPY:
-            # 4 players: fed to a partner's trick it scores; 2 players: whoever plays the
-            # Spy almost always hands it to the other army (it cannot win, LR-1).
-            return self.two_spy_keep if self.two else self.spy_keep
+            return self.spy_keep  # fed to a partner's trick it scores
         if card % 13 == JACK:
             if SUIT_COLOUR[card // 13] != self.trump_colour:
                 return -0.2  # inactive: junk, glad to be rid of it
-            # 4 players: an own active Jack is worth +2 fed to a trick the army wins; an enemy
-            # one costs 2 if the enemy captures it.  2 players: a soldier one plays is always
-            # taken by the other army (it cannot win), so an own Jack is junk there.
+            # An own active Jack is worth +2 fed to a trick the army wins; an enemy one costs 2
+            # if the enemy captures it.
             if SUIT_COLOUR[card // 13] == self.army:
-                return -0.2 if self.two else self.own_jack_keep
-            return self.two_enemy_jack_keep if self.two else self.enemy_jack_keep
+                return self.own_jack_keep
+            return self.enemy_jack_keep
         s = card // 13
         higher = sum(1 for r in range(_rank(card) + 1, 13) if r != JACK and s * 13 + r in self.live)
         base = self.rank_cost * _rank(card)
@@ -315,6 +325,10 @@ class _Table:
                 return 0.0, 0.0
             return (1.0, 0.0) if self.armies[seat] == self.army else (0.0, 1.0)
         cdfs = [(q, self.max_cdf(q, led)) for q in after]
+        if self.enemy_fight < 1.0:
+            f = self.enemy_fight
+            cdfs = [(q, {x: f * v + 1.0 - f for x, v in c.items()} if self.armies[q] != self.army else c)
+                    for q, c in cdfs]
         keys = sorted({k for _, c in cdfs for k in c if k > top})
 
         def below(cdf: dict[int, float], x: int) -> float:
@@ -359,10 +373,19 @@ class LostRanksHeuristic(Agent):
     name = "heuristic"
     future_weight = 0.125
     dump_weight = 1.0
-    jack_lead_penalty = 0.5
+    jack_lead_penalty = 1.0
+    keep_fade = 8
+    """With fewer cards than this in hand, the Spy and the own active Jacks are kept for a
+    partner's trick less and less: late in a round the chances to feed them run out and
+    the last card is forced into whatever trick comes."""
     void_bonus = 0.0
     trump_lead = 0.6
-    two_dump_weight = 0.0
+    two_lead_value = 0.2
+    """Command of Two: worth of leading the next trick."""
+    two_lost_dump = 1.8
+    """Command of Two: what a soldier the opponent dumps on my led Jack costs me (I would
+    otherwise capture it when it is played, LR-15)."""
+    two_void_bonus = 0.3
 
     def act(self, obs: Observation) -> int:
         legal = list(obs.legal_actions)
@@ -398,7 +421,10 @@ class LostRanksHeuristic(Agent):
         # Soldiers still to come are more likely dumped into a trick whose winner is clear.
         gain, loss = t.expected_dumps(after, led)
         value += self.future_weight * len(after) * (p_us - p_them) + self.dump_weight * (p_us * gain + p_them * loss)
-        value -= t.keep_value(card)
+        keep = t.keep_value(card)
+        if card == SPY or (card % 13 == JACK and SUIT_COLOUR[card // 13] == t.trump_colour == t.army):
+            keep *= min(1.0, len(t.hand) / self.keep_fade)
+        value -= keep
         if not t.trick:
             if self.trump_lead and card != SPY and card // 13 == t.trump and card % 13 != JACK:
                 mine = sum(1 for c in t.hand if c != SPY and c // 13 == t.trump and c % 13 != JACK)
@@ -418,23 +444,25 @@ class LostRanksHeuristic(Agent):
 
     # ---------------------------------------------------------------- 2 players
     def _act_two(self, t: _Table, legal: list[int]) -> int:
+        w = _Two(t)
         best_a, best_v = legal[0], -1e9
         for a in legal:
             if a == DRAW:
-                v = self._value_draw(t)
+                v = self._value_draw(t, w)
             elif a >= PHANTOM_BASE:
-                v = self._value_two(t, a - PHANTOM_BASE, from_phantom=True)
+                v = self._value_two(t, w, a - PHANTOM_BASE, from_phantom=True)
             else:
-                v = self._value_two(t, a, from_phantom=False)
+                v = self._value_two(t, w, a, from_phantom=False)
             v += self.rng.random() * 1e-6
             if v > best_v:
                 best_a, best_v = a, v
         return best_a
 
-    def _value_draw(self, t: _Table) -> float:
+    def _value_draw(self, t: _Table, w: _Two) -> float:
+        """A phantom play is worth its best card among those the draw would allow (LR-14)."""
         top = t.my_phantom[:2]
         if len(top) < 2:
-            return self._value_two(t, top[0], from_phantom=True) if top else -1e9
+            return self._value_two(t, w, top[0], from_phantom=True) if top else -1e9
         if not t.trick:
             options = [c for c in top if c != SPY]
         elif t.led < 0:
@@ -445,68 +473,209 @@ class LostRanksHeuristic(Agent):
                 options = [c for c in suited if c % 13 != JACK]
             else:
                 options = suited or top
-        return max(self._value_two(t, c, from_phantom=True) for c in options)
+        return max(self._value_two(t, w, c, from_phantom=True) for c in options)
 
-    def _value_two(self, t: _Table, card: int, *, from_phantom: bool) -> float:
+    def _value_two(self, t: _Table, w: _Two, card: int, *, from_phantom: bool) -> float:
+        keep = w.keep(card)
+        if not from_phantom and card != SPY and SPY in t.hand and w.jacks_out:
+            # Holding the Spy, a void lets it fall on a Jack the opponent leads (LR-7, LR-11).
+            if sum(1 for c in t.hand if c != SPY and c // 13 == card // 13) == 1:
+                keep -= self.two_void_bonus
         if t.trick:
             led = t.led if t.led >= 0 else _suit(card)
             plays = t.trick + [(t.me, card)]
             seat, _ = t.best(plays, led)
-            cards = [c for _, c in plays]
             captor = -1 if seat < 0 else t.armies[seat]
-            value = t.stake(cards, captor)
-            if captor == t.army:
-                value += 0.15  # the lead
-            return value - t.keep_value(card) * (0.3 if from_phantom else 1.0)
-        # Leading: the opponent answers from the other source.
-        led = _suit(card)
+            value = t.stake([c for _, c in plays], captor)
+            if seat == t.me:
+                value += self.two_lead_value
+            return value - keep
+        cap, dump, give, none = w.answer(card, from_phantom)
+        value = cap * t.stake([card], 1 - t.army) + none * t.stake([card], -1)
+        value += give * 2.0 - dump * self.two_lost_dump
+        if not _is_soldier(card):
+            value += max(0.0, 1.0 - cap - none) * self.two_lead_value
+        return value - keep
+
+
+_B, _S, _SJ, _T, _Y, _J, _O = range(7)
+"""How an answer card meets a lead: beats it in suit, follows without beating, is the led
+suit's Jack, trumps, is the Spy, another Jack, anything else."""
+
+
+class _Two:
+    """Command of Two: what the opponent can answer to a lead, and what a card is worth kept.
+
+    The opponent's unseen cards lie in its real hand or among the face-down cards of its
+    phantom deck; suits it has shown void in (LR-20) are all in the phantom.  A hand answer
+    is hypergeometric over the rest; a phantom answer comes from the top two cards (known
+    where face up), each drawn from the hidden cards.
+    """
+
+    q_jack = 0.15
+    """Chance that an enemy active Jack kept for later is taken by its army after all."""
+    d_spy = 0.8
+    """Scale of the chance that the Spy kept for later falls on a Jack led by the opponent."""
+
+    def __init__(self, t: _Table) -> None:
+        self.t = t
         opp = 1 - t.me
-        if from_phantom:
-            p_beat = self._p_opp_hand_beats(t, opp, card, led)
-        else:
-            p_beat = self._p_opp_phantom_beats(t, opp, card, led)
-        seat_key = t.key(card, led)
-        if seat_key < 0:
-            # A led Jack: a trick with no winner unless the answer wins it.
-            p_us = 0.0
-            p_them = p_beat
-        else:
-            p_us = 1.0 - p_beat
-            p_them = p_beat
-        value = p_us * (t.stake([card], t.army) + 0.3) + p_them * (t.stake([card], 1 - t.army) - 0.2)
-        value += (1 - p_us - p_them) * t.stake([card], -1)
-        gain, loss = t.expected_dumps([opp], led)
-        value += self.two_dump_weight * (p_us * gain + p_them * loss)
-        cost = t.keep_value(card)
-        return value - (0.3 * cost if from_phantom else cost)
+        self.h = t.hand_sizes[opp]
+        self.ph = t.opp_phantom
+        hidden = sum(1 for c in self.ph if c is None)
+        void = t.voids[opp]
+        self.pool = [c for c in t.unseen if c == SPY or c // 13 not in void]
+        self.forced = [c for c in t.unseen if c != SPY and c // 13 in void]
+        n = len(self.pool)
+        h = min(self.h, n)
+        total = math.comb(n, h) if n else 1
+        self.avoid = [math.comb(n - j, h) / total if n - j >= h else 0.0 for j in range(n + 1)]
+        # Chance that one face-down phantom position holds a given card.
+        self.p_forced = 1.0 / hidden if hidden else 0.0
+        self.p_pool = max(0.0, (hidden - len(self.forced)) / (hidden * n)) if hidden and n else 0.0
+        self.jacks_out = sum(1 for c in t.unseen if c != SPY and c % 13 == JACK)
 
-    def _p_opp_hand_beats(self, t: _Table, opp: int, card: int, led: int) -> float:
-        top = t.key(card, led)
-        return t.p_beat(opp, led, top)
+    def keep(self, card: int) -> float:
+        """What a card is worth kept: the Spy and an enemy active Jack are liabilities (whoever
+        plays a soldier hands it to the other army unless the trick has no winner)."""
+        t = self.t
+        if card == SPY:
+            return -2.0 * (1.0 - self.d_spy * min(1.0, self.jacks_out / 2))
+        if card % 13 == JACK:
+            if SUIT_COLOUR[card // 13] == t.trump_colour != t.army:
+                return -2.0 * self.q_jack
+            return 0.0  # my own active Jack can only be taken by the enemy; inactive ones score nothing
+        s = card // 13
+        higher = sum(1 for r in range(_rank(card) + 1, 13) if r != JACK and s * 13 + r in t.live)
+        base = t.rank_cost * _rank(card) + (t.trump_cost if s == t.trump else 0.0)
+        if higher == 0:
+            base += t.master_cost
+        jack = s * 13 + JACK
+        if jack in t.hand and SUIT_COLOUR[s] == t.trump_colour != t.army:
+            if sum(1 for c in t.hand if c // 13 == s and c != jack and c != SPY) == 1:
+                base += t.guard_cost  # the last guard of an enemy Jack (LR-7)
+        return base
 
-    def _p_opp_phantom_beats(self, t: _Table, opp: int, card: int, led: int) -> float:
-        """The opponent must answer a hand lead with the top of its phantom deck (LR-13, LR-14)."""
-        ph = t.opp_phantom
-        if not ph:
-            return t.p_beat(opp, led, t.key(card, led))
-        top = t.key(card, led)
-        unseen = sorted(t.unseen)
-        known = [c for c in ph[:2]]
-        trials = 24 if any(c is None for c in known) else 1
-        hits = 0
-        for _ in range(trials):
-            pool = list(unseen)
-            pair: list[int] = []
-            for c in known:
-                if c is None:
-                    if not pool:
-                        continue
-                    pair.append(pool.pop(self.rng.randrange(len(pool))))
-                else:
-                    pair.append(c)
-            # The opponent must follow with a suited card if it drew one (LR-14).
-            suited = [c for c in pair if c != SPY and c // 13 == led]
-            options = suited or pair
-            if any(t.key(c, led) > top for c in options):
-                hits += 1
-        return hits / trials
+    def valuable(self, card: int) -> bool:
+        """An opponent's card worth 2 to me if I capture it: the Spy or my army's active Jack."""
+        t = self.t
+        return card == SPY or (card % 13 == JACK and SUIT_COLOUR[card // 13] == t.trump_colour == t.army)
+
+    def category(self, card: int, lead: int, led: int) -> int:
+        t = self.t
+        if card == SPY:
+            return _Y
+        if card % 13 == JACK:
+            return _SJ if card // 13 == led else _J
+        s = card // 13
+        if s == led:
+            return _B if t.key(card, led) > t.key(lead, led) else _S
+        return _T if s == t.trump else _O
+
+    def answer(self, lead: int, from_phantom: bool) -> tuple[float, float, float, float]:
+        """For ``lead`` led from my phantom deck or hand: the chances that the opponent can take
+        the trick, dumps a soldier worth 2 to me into a trick with no winner, must give me
+        such a soldier, or the trick has no winner (LR-10, LR-11, LR-13, LR-14)."""
+        led = _suit(lead)
+        phantom = not from_phantom
+        if phantom and not self.ph:
+            phantom = False
+        if not phantom and self.h == 0:
+            phantom = True
+        return self._phantom_answer(lead, led) if phantom else self._hand_answer(lead, led)
+
+    def _phantom_answer(self, lead: int, led: int) -> tuple[float, float, float, float]:
+        soldier = _is_soldier(lead)
+        if not self.ph:
+            return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
+        dists: list[dict[tuple[int, bool], float]] = []
+        for entry in self.ph[:2]:
+            d: dict[tuple[int, bool], float] = {}
+            if entry is not None:
+                d[(self.category(entry, lead, led), self.valuable(entry))] = 1.0
+            else:
+                for cards, chance in ((self.forced, self.p_forced), (self.pool, self.p_pool)):
+                    for x in cards:
+                        key = (self.category(x, lead, led), self.valuable(x))
+                        d[key] = d.get(key, 0.0) + chance
+                total = sum(d.values())
+                d = {k: w / total for k, w in d.items()} if total > 0 else {(_O, False): 1.0}
+            dists.append(d)
+        out = [0.0, 0.0, 0.0, 0.0]
+        if len(dists) == 1:
+            for (c, v), p in dists[0].items():
+                for i, y in enumerate(_single_outcome(c, v, soldier)):
+                    out[i] += p * y
+        else:
+            for (c1, v1), p1 in dists[0].items():
+                for (c2, v2), p2 in dists[1].items():
+                    for i, y in enumerate(_pair_outcome(c1, v1, c2, v2, soldier)):
+                        out[i] += p1 * p2 * y
+        return out[0], out[1], out[2], out[3]
+
+    def _hand_answer(self, lead: int, led: int) -> tuple[float, float, float, float]:
+        soldier = _is_soldier(lead)
+        if self.h == 0:
+            return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
+        beat = follow = trumps = extra = 0
+        spy = sole_jack = False
+        for x in self.pool:
+            c = self.category(x, lead, led)
+            if c == _B:
+                beat += 1
+            elif c == _S:
+                follow += 1
+            elif c == _SJ:
+                follow += 1
+                sole_jack = self.valuable(x)
+            elif c == _T:
+                trumps += 1
+            elif c == _Y:
+                spy = True
+            elif c == _J and self.valuable(x):
+                extra += 1
+        avoid = self.avoid
+        suited = beat + follow
+        cap = max(0.0, 1.0 - avoid[beat] + avoid[suited] - avoid[suited + trumps])
+        dump = give = none = 0.0
+        if soldier:
+            extra += 1 if spy else 0
+            if extra:
+                dump = avoid[suited + trumps] - avoid[suited + trumps + extra]
+            none = 1.0 - cap
+        elif sole_jack:
+            give = avoid[suited - 1] - avoid[suited]  # the led suit's Jack is its only card of the suit
+        return cap, max(0.0, dump), max(0.0, give), none
+
+
+def _single_outcome(c: int, valuable: bool, soldier: bool) -> tuple[float, float, float, float]:
+    """(take, dump, give, no winner) when the opponent's phantom holds one card of category ``c``."""
+    if c in (_B, _T):
+        return 1.0, 0.0, 0.0, 0.0
+    if c in (_Y, _J, _SJ):
+        if soldier:
+            return 0.0, 1.0 if valuable else 0.0, 0.0, 1.0
+        return 0.0, 0.0, 1.0 if valuable else 0.0, 0.0
+    return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
+
+
+def _pair_outcome(c1: int, v1: bool, c2: int, v2: bool, soldier: bool) -> tuple[float, float, float, float]:
+    """The same for a draw of two (LR-14: follow suit if either card does; the opponent
+    then picks what suits it best)."""
+    if c1 == _B or c2 == _B:
+        return 1.0, 0.0, 0.0, 0.0
+    suited = [(c, v) for c, v in ((c1, v1), (c2, v2)) if c in (_S, _SJ)]
+    if suited:
+        if any(c == _S for c, _ in suited):  # a plain card follows (Jack protection between the two)
+            return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
+        valuable = suited[0][1]  # only the led suit's Jack follows: it must be played
+        if soldier:
+            return 0.0, 1.0 if valuable else 0.0, 0.0, 1.0
+        return 0.0, 0.0, 1.0 if valuable else 0.0, 0.0
+    if c1 == _T or c2 == _T:
+        return 1.0, 0.0, 0.0, 0.0
+    if soldier:  # two cards that cannot win: a soldier worth 2 to me may be dumped
+        return 0.0, 1.0 if (v1 and c1 in (_Y, _J)) or (v2 and c2 in (_Y, _J)) else 0.0, 0.0, 1.0
+    if c1 == _O or c2 == _O:
+        return 0.0, 0.0, 0.0, 0.0
+    return 0.0, 0.0, 1.0 if v1 and v2 else 0.0, 0.0

@@ -26,20 +26,25 @@ Every iteration
 **Flat determinized Monte Carlo** (``mode="pimc"``, PIMC): every remaining root
 action is played out in the *same* sampled worlds with the *same* play-out
 random numbers (common random numbers: the comparison between two moves is
-paired), and the worse half is dropped in rounds (sequential halving).  Each
-game's knowledge picks the default mode (Ранг: flat; the others: the tree).
+paired), and the worse half is dropped in rounds (sequential halving).  The
+root actions are the game's short list where its knowledge has one
+(``candidates(obs, rng)``; Lost Cities: the heuristic's cheapest few moves),
+else all legal ones.  Each game's knowledge picks the default mode (Ранг and
+Lost Cities: flat; Lost Ranks: the tree).
 
 The move chosen is the most visited root action (best mean among equals).  With
 ``prior=True`` the game's heuristic bot suggests a move from the observation
 (progressive bias at the root); the search keeps it unless another move's mean
 value is better by ``keep_margin`` (plus, where the game asks for it, a number
-of standard errors of the difference).  Where the game's knowledge says that
-its play-outs cannot improve on the heuristic (Lost Cities far from the end of a
-round, :meth:`Knowledge.worth_searching`), the agent plays the heuristic's move
-at once.
+of standard errors of the difference — in the flat search, of the *paired*
+difference in the same worlds).  Where the game's knowledge says that its
+play-outs cannot improve on the heuristic (:meth:`Knowledge.worth_searching`),
+the agent plays the heuristic's move at once.
 
-Budgets: ``iterations=`` (deterministic for a given seed), ``seconds=`` (wall
-clock), or both (whichever ends first).  ``jobs=`` runs that many independent
+Budgets: ``iterations=`` (deterministic for a given seed), ``steps=`` (moves
+played in play-outs in all, plus set-up: also deterministic, and proportional to
+the work like the clock), ``seconds=`` (wall clock), or several (whichever ends
+first).  ``jobs=`` runs that many independent
 searches in worker processes (root parallelism) and adds up their root
 statistics.
 
@@ -70,6 +75,12 @@ from cardtable.protocol import Game, State
 
 VAR_FLOOR = 0.25
 """Smallest variance of play-out values assumed when comparing two moves' means."""
+KEEP_MARGIN = 0.03
+"""Default of :attr:`SearchParams.keep_margin`."""
+PAIRED_VAR_FLOOR = 0.01
+"""Smallest variance assumed for paired differences (flat search, same worlds)."""
+RACE_MIN_WORLDS = 16
+"""Worlds a flat search plays before it drops clearly worse moves (``race_z``)."""
 
 
 @dataclass
@@ -79,6 +90,10 @@ class SearchParams:
     iterations: int | None = None
     """Tree search: iterations (one play-out each).  Flat Monte Carlo: play-outs in all."""
     seconds: float | None = None
+    steps: int | None = None
+    """Work units in all: moves played in play-outs, plus (flat search) one per play-out
+    and two per sampled world for their set-up — a budget proportional to the work
+    done, like the clock, but reproducible and independent of the machine's load."""
     rollout: str = "policy"
     """``"policy"`` (the game's fast play-out policy) or ``"random"``."""
     exploration: float | None = None
@@ -86,8 +101,9 @@ class SearchParams:
     prior: bool = True
     prior_bias: float = 0.5
     """Progressive-bias weight of the heuristic's move at the root."""
-    keep_margin: float = 0.03
-    """Keep the heuristic's move unless another is better by this much (value units)."""
+    keep_margin: float | None = None
+    """Keep the heuristic's move unless another is better by this much (value units;
+    ``None``: the game's margin, :data:`KEEP_MARGIN` unless its knowledge sets another)."""
     world_pool: int | None = None
     """Reuse at most this many sampled worlds (``None``: the game's default)."""
     mode: str | None = None
@@ -96,8 +112,10 @@ class SearchParams:
     play-out random numbers, the worse half dropped in rounds — sequential halving)."""
 
     def __post_init__(self) -> None:
-        if self.iterations is None and self.seconds is None:
-            raise ValueError("a search needs a budget: iterations=… or seconds=…")
+        if self.iterations is None and self.seconds is None and self.steps is None:
+            raise ValueError("a search needs a budget: iterations=…, seconds=… or steps=…")
+        if self.steps is not None and self.steps < 1:
+            raise ValueError(f"steps must be at least 1, not {self.steps}")
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {self.iterations}")
         if self.seconds is not None and self.seconds <= 0:
@@ -116,12 +134,18 @@ class RootStats:
     value_sums: dict[int, float] = field(default_factory=dict)
     iterations: int = 0
     seconds: float = 0.0
+    steps: int = 0
+    """Work done, in the units of :attr:`SearchParams.steps`."""
     prior: int | None = None
     keep_margin: float = 0.0
     """How much better (in value) another move must look to replace :attr:`prior`."""
     keep_z: float = 0.0
     """…plus this many standard errors of the difference of the two means."""
     square_sums: dict[int, float] = field(default_factory=dict)
+    paired: dict[int, list[float]] = field(default_factory=dict)
+    """Flat search: per action, ``[n, sum, sum of squares]`` of its value minus the
+    prior's in the same world (paired: the difference's spread without the worlds'
+    own spread)."""
 
     def add(self, other: RootStats) -> None:
         for a, n in other.visits.items():
@@ -130,6 +154,11 @@ class RootStats:
             if a in other.square_sums:
                 self.square_sums[a] = self.square_sums.get(a, 0.0) + other.square_sums[a]
         self.iterations += other.iterations
+        self.steps += other.steps
+        for a, pair in other.paired.items():
+            row = self.paired.setdefault(a, [0, 0.0, 0.0])
+            for i in range(3):
+                row[i] += pair[i]
         self.seconds = max(self.seconds, other.seconds)
 
     def mean(self, action: int) -> float:
@@ -158,7 +187,13 @@ class RootStats:
         best = rows[0][0]
         if self.prior is not None and self.prior != best and self.visits.get(self.prior):
             lead = self.mean(best) - self.mean(self.prior)
-            if self.keep_z:
+            pair = self.paired.get(best)
+            if self.keep_z and pair is not None and pair[0] >= 2:  # the same worlds: paired
+                n = pair[0]
+                lead = pair[1] / n
+                var = max(PAIRED_VAR_FLOOR, (pair[2] / n - lead * lead) * n / (n - 1))
+                lead -= self.keep_z * math.sqrt(var / n)
+            elif self.keep_z:
                 lead -= self.keep_z * math.sqrt(self._var(best) / max(1, self.visits[best])
                                                 + self._var(self.prior) / self.visits[self.prior])
             if lead <= margin:
@@ -206,41 +241,77 @@ def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowled
         stats = _pimc(obs, params, seed, kn)
     else:
         stats = _ismcts(obs, params, seed, kn)
-    stats.keep_margin = kn.keep_margin(obs, params.keep_margin)
+    if params.keep_margin is None:
+        stats.keep_margin = kn.keep_margin(obs, KEEP_MARGIN)
+    else:
+        stats.keep_margin = params.keep_margin
     stats.keep_z = kn.keep_confidence(obs)
     return stats
 
 
-def _playout(world: State, kn: Knowledge, root_round: int, rng: random.Random, random_rollout: bool) -> None:
+def _playout(world: State, kn: Knowledge, root_round: int, rng: random.Random, random_rollout: bool) -> int:
+    """Play ``world`` out to the game's cut-off; return the number of moves played."""
     cutoff = kn.cutoff
+    moves = 0
     if random_rollout:
         while not cutoff(world, root_round):
             legal = world.legal_actions()
             world.apply_action(legal[int(rng.random() * len(legal))])
+            moves += 1
     else:
         policy = kn.rollout_action
         while not cutoff(world, root_round):
             world.apply_action(policy(world, rng))
+            moves += 1
+    return moves
+
+
+def _candidates(kn: Knowledge, obs: Observation, rng: random.Random) -> list[int]:
+    """The root moves the flat search compares: the game's short list where its
+    knowledge has one (``candidates(obs, rng)``), else every legal move."""
+    shortlist = getattr(kn, "candidates", None)
+    if shortlist is None:
+        return list(obs.legal_actions)
+    moves: list[int] = shortlist(obs, rng)
+    return moves
+
+
+def _clearly_worse(pair: list[float], z: float) -> bool:
+    """Whether a move's paired difference to the prior's, ``[n, sum, sum of squares]``,
+    is below zero by more than ``z`` standard errors."""
+    n = pair[0]
+    mean = pair[1] / n
+    var = max(PAIRED_VAR_FLOOR, (pair[2] / n - mean * mean) * n / (n - 1))
+    return mean + z * math.sqrt(var / n) < 0.0
 
 
 def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
-    """Flat determinized Monte Carlo with common worlds and sequential halving."""
+    """Flat determinized Monte Carlo with common worlds and sequential halving.
+
+    Where the game's knowledge sets ``race_z`` (Lost Cities), a move whose paired
+    difference to the prior's is below zero by that many standard errors (after
+    :data:`RACE_MIN_WORLDS` worlds) is dropped at once, and the search ends when only
+    the prior is left: time goes to the close decisions."""
     clock = time.perf_counter
     start = clock()
     rng = random.Random(seed)
     me = obs.player
     stats = RootStats()
-    remaining = list(obs.legal_actions)
+    remaining = _candidates(kn, obs, rng)
     if params.prior and len(remaining) > 1:
         stats.prior = kn.prior(obs, seed)
-        if stats.prior not in remaining:
+        if stats.prior not in obs.legal_actions:
             stats.prior = None
+        elif stats.prior not in remaining:
+            remaining.append(stats.prior)
     for a in remaining:
         stats.visits[a] = 0
         stats.value_sums[a] = 0.0
     random_rollout = params.rollout == "random"
+    race: float | None = getattr(kn, "race_z", None)
     deadline = start + params.seconds if params.seconds is not None else math.inf
-    budget = params.iterations  # play-outs in all; estimated from the clock if None
+    budget = params.iterations  # play-outs in all; estimated from the steps or the clock if None
+    steps = 0
     phases = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
     root_round = -1
     done = 0
@@ -252,23 +323,43 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
         if root_round < 0:
             root_round = kn.round_of(world)
         play_seed = rng.getrandbits(64)
+        results = []
         for a in remaining:
             w = world.clone()
             w.apply_action(a)
-            _playout(w, kn, root_round, random.Random(play_seed), random_rollout)
+            steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout)
             v = kn.evaluate(w)[me]
             stats.visits[a] += 1
             stats.value_sums[a] += v
             stats.square_sums[a] = stats.square_sums.get(a, 0.0) + v * v
+            results.append((a, v))
+        if stats.prior is not None:
+            base = next(v for a, v in results if a == stats.prior)
+            for a, v in results:
+                if a != stats.prior:
+                    d = v - base
+                    row = stats.paired.setdefault(a, [0, 0.0, 0.0])
+                    row[0] += 1
+                    row[1] += d
+                    row[2] += d * d
         done += len(remaining)
+        steps += 2 + len(remaining)  # the world's sampling and each play-out's set-up
         phase_done += len(remaining)
         worlds += 1
+        if race is not None and stats.prior is not None and worlds >= RACE_MIN_WORLDS:
+            remaining = [a for a in remaining if a == stats.prior or not _clearly_worse(stats.paired[a], race)]
+            if len(remaining) == 1:  # the heuristic's move is clearly the best: done
+                break
         now = clock()
-        if budget is None:  # estimate the play-outs the clock allows
+        if budget is not None:
+            total = budget
+        elif params.steps is None:  # estimate the play-outs the clock allows
             rate = done / max(now - start, 1e-6)
             total = int(rate * (params.seconds or 0.0))
         else:
-            total = budget
+            total = 1 << 62
+        if params.steps is not None:  # the play-outs the steps allow at the rate so far
+            total = min(total, done * params.steps // max(1, steps))
         if done >= total or now >= deadline:
             break
         if len(remaining) > 1 and phase < phases - 1 and phase_done >= total / phases:
@@ -281,6 +372,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             phase += 1
             phase_done = 0
     stats.iterations = worlds
+    stats.steps = steps
     stats.seconds = clock() - start
     # The last survivors were played out in every world, the eliminated ones in fewer:
     # the most visited actions, best mean first, are the paired comparison's winners.
@@ -310,8 +402,10 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     policy = kn.rollout_action
     log = math.log
     sqrt = math.sqrt
+    step_limit = params.steps if params.steps is not None else 1 << 62
+    steps = 0
     done = 0
-    while done < limit and (done == 0 or clock() < deadline):
+    while done < limit and steps < step_limit and (done == 0 or clock() < deadline):
         world = worlds.next()
         node = root
         path: list[tuple[list[Any], int]] = []
@@ -369,9 +463,11 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
             while not cutoff(world, root_round):
                 legal = world.legal_actions()
                 world.apply_action(legal[int(rng.random() * len(legal))])
+                steps += 1
         else:
             while not cutoff(world, root_round):
                 world.apply_action(policy(world, rng))
+                steps += 1
         values = kn.evaluate(world)
         # --- back-up
         if path:
@@ -391,6 +487,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         stats.visits.setdefault(a, 0)
         stats.value_sums.setdefault(a, 0.0)
     stats.iterations = done
+    stats.steps = steps
     stats.seconds = clock() - start
     return stats
 
@@ -406,9 +503,10 @@ def _search_task(obs: Observation, params: SearchParams, seed: int) -> RootStats
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
-    Options: ``iterations=``, ``seconds=`` (default 0.7 s when neither is given),
-    ``rollout="policy"|"random"``, ``jobs=`` (root parallelism over processes),
-    ``exploration=``, ``prior=``, ``keep_margin=``, ``world_pool=``.
+    Options: ``iterations=``, ``steps=``, ``seconds=`` (default 0.7 s when no budget
+    is given), ``rollout="policy"|"random"``, ``jobs=`` (root parallelism over
+    processes), ``exploration=``, ``prior=``, ``keep_margin=``, ``world_pool=``,
+    ``mode=``.
     """
 
     name: ClassVar[str] = "ismcts"
@@ -417,7 +515,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, game: Game, *, seed: int = 0, **options: Any) -> None:
         super().__init__(game, seed=seed)
         settings = dict(self.defaults)
-        if "iterations" in options and "seconds" not in options:
+        if ("iterations" in options or "steps" in options) and "seconds" not in options:
             settings.pop("seconds", None)
         settings.update(options)
         jobs = settings.pop("jobs", 1)

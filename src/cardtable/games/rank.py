@@ -54,13 +54,16 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
 from cardtable.cards import bit_list as _kinds
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
 
-__all__ = ["Rank", "RankConfig", "RankState", "DRAW", "PASS", "NUM_KINDS", "HAND_SIZE", "playable"]
+__all__ = [
+    "Rank", "RankConfig", "RankState", "HandConstraints", "constrained_deal", "constraints_of_view",
+    "DRAW", "PASS", "NUM_KINDS", "HAND_SIZE", "playable",
+]
 
 NUM_KINDS: Final = 53
 """Card kinds: the 52 cards and the joker (both jokers are kind 52)."""
@@ -137,6 +140,388 @@ def playable(hand: Sequence[int], top: int) -> list[int]:
     for c in hand:
         pres |= 1 << c
     return _kinds(_rg4(pres, top))
+
+
+# --- what a seat's information says about the other hands (RG-9) ----------------------
+def _tier_above(top: int, card: int) -> int:
+    """The kinds of the RG-4 tiers above ``card``'s tier on ``top``: a seat that plays
+    ``card`` on ``top`` outside Anti-Rank holds none of them (nothing on a joker)."""
+    if top == JOKER:
+        return 0
+    bit = _BIT[card]
+    if bit & _ADJ[top]:
+        return 0
+    if bit & _SAME[top]:
+        return _ADJ[top]
+    if bit & _AK:
+        return _ADJ[top] | _SAME[top]
+    return _ADJ[top] | _SAME[top] | _AK
+
+
+_ABOVE: Final[tuple[int, ...]] = tuple(_tier_above(t, c) for t in range(NUM_KINDS) for c in range(NUM_KINDS))
+"""``_ABOVE[top * 53 + card]`` is :func:`_tier_above` (precomputed)."""
+
+
+class HandConstraints(NamedTuple):
+    """What one player's information (RG-9) proves about the other seats' hands.
+
+    ``slots[s]`` holds one mask of card kinds per card of seat ``s`` (nothing for
+    the player and for seats out): the hand must be layable on its slots, one card
+    a slot, each card of a kind its slot allows.  ``some`` is ``None`` or
+    ``(seats, kinds)``: at least one of those seats holds a card of those kinds.
+    See :meth:`RankState.hand_constraints`.
+    """
+
+    slots: tuple[tuple[int, ...], ...]
+    some: tuple[tuple[int, ...], int] | None
+
+    def admits(self, hands: Sequence[Sequence[int]]) -> bool:
+        """Whether ``hands`` (cards of every seat, by seat) meet every constraint."""
+        for masks, hand in zip(self.slots, hands):
+            if masks and not _layable(hand, masks):
+                return False
+        if self.some is not None:
+            seats, kinds = self.some
+            return any(_BIT[c] & kinds for s in seats for c in hands[s])
+        return True
+
+
+def _layable(hand: Sequence[int], masks: Sequence[int]) -> bool:
+    """Whether ``hand`` can be laid on ``masks``, one card a slot (a bipartite matching)."""
+    if len(hand) != len(masks):
+        return False
+    owner = [-1] * len(masks)
+
+    def place(i: int, seen: list[bool]) -> bool:
+        for j, m in enumerate(masks):
+            if not seen[j] and m >> hand[i] & 1:
+                seen[j] = True
+                if owner[j] < 0 or place(owner[j], seen):
+                    owner[j] = i
+                    return True
+        return False
+
+    return all(place(i, [False] * len(masks)) for i in range(len(hand)))
+
+
+def _derive(log: Sequence[tuple[int, ...]], n: int, player: int, player_pres: int, cur: int, anti: bool,
+            stock_left: int, alive: int) -> HandConstraints:
+    """The constraints ``player`` can prove from the public log (RG-9) and the present.
+
+    Every card of a seat sits in a *slot* that entered its hand with the deal, a
+    pull-back (RG-6: the hand was empty, so older slots are gone) or a draw it could
+    not play (RG-5: the card stays).  A slot collects, as forbidden kinds, every fact
+    shown while it was held: stuck on a top card T (an unplayable draw, a draw
+    before a playable one, a pass, a forced Anti-Rank throw, the Anti-Rank
+    declaration for every seat, failing to answer a pull-back — RG-4, RG-5, RG-6,
+    RG-8) forbids every kind that answers T; playing a card of a lower RG-4 tier
+    forbids the higher tiers.  A play removes the oldest slot that could have held
+    the card: of the slot sets consistent with the plays, this one is the most
+    permissive, so the true hand always fits (the slots are nested, older ones
+    forbidding more).  A playable draw is played at once and takes no slot.
+
+    The present adds: in Anti-Rank the seat to move cannot play (RG-8); a pending
+    playable draw is a card that answers the top; a seat whose turn began with a
+    pull-back it answered, or with the end of Anti-Rank, and has not played yet can
+    play (RG-6, RG-8); with an empty stock and no Anti-Rank somebody can play —
+    if not the player, one of the others (RG-8).  A pull-back's or an ended
+    Anti-Rank's "could play" is otherwise proved by the seat's next play.
+    """
+    # Per seat, groups [forbidden kinds, slots] of equal slots, oldest (most forbidden) first.
+    forbid: list[list[list[int]]] = [[] for _ in range(n)]
+    top = JOKER
+    drawn = -1  # seat whose playable draw is still to be played
+    able = -1  # seat that could play when its turn began and has not played yet
+    for entry in log:
+        code = entry[1]
+        seat = entry[2]
+        if code == L_PLAY:
+            card = entry[3]
+            if seat != player and seat != drawn:
+                groups = forbid[seat]
+                f = _ANY[top] if entry[4] else _ABOVE[top * NUM_KINDS + card]
+                if f:
+                    _forbid(groups, f)
+                bit = _BIT[card]
+                for i, g in enumerate(groups):
+                    if not g[0] & bit:
+                        break
+                else:  # unreachable while the log is a real game's; dropping the oldest stays sound
+                    i = 0
+                g = groups[i]
+                g[1] -= 1
+                if not g[1]:
+                    del groups[i]
+            if seat == drawn:
+                drawn = -1
+            if seat == able:
+                able = -1
+            top = card
+        elif code == L_DRAW:
+            if seat != player:
+                groups = forbid[seat]
+                f = _ANY[top]
+                _forbid(groups, f)
+                if entry[4]:
+                    drawn = seat
+                elif groups and groups[-1][0] == f:
+                    groups[-1][1] += 1
+                else:
+                    groups.append([f, 1])
+        elif code == L_PASS:
+            _forbid(forbid[seat], _ANY[top])
+        elif code == L_PULLBACK:
+            if seat != player:
+                forbid[seat] = [[0, entry[4]]]
+            able = entry[3]
+        elif code == L_OUT:
+            if entry[4] >= 0:
+                _forbid(forbid[entry[4]], _ANY[top])
+        elif code == L_ANTI:
+            f = _ANY[top]
+            for groups in forbid:
+                _forbid(groups, f)
+        elif code == L_ANTI_OVER:
+            able = seat
+        elif code == L_START:
+            for s in range(n):
+                if s != player:
+                    forbid[s] = [[0, HAND_SIZE]]
+            top = entry[3]
+    forbid[player] = []
+    answer = _ANY[top]
+    extra: tuple[int, ...] = ()
+    some: tuple[tuple[int, ...], int] | None = None
+    if cur >= 0:
+        if cur != player:
+            if anti:
+                _forbid(forbid[cur], answer)
+            elif drawn == cur:
+                extra = (answer,)
+        if able == cur != player:
+            some = ((cur,), answer)
+        elif (stock_left == 0 and not anti and top != JOKER and not (drawn == cur != player)
+              and not ((alive >> player) & 1 and player_pres & answer)):
+            some = (tuple(s for s in range(n) if s != player and (alive >> s) & 1), answer)
+    slots = tuple(
+        tuple(ALL_KINDS & ~f for f, k in forbid[s] for _ in range(k)) + (extra if s == cur else ()) for s in range(n)
+    )
+    return HandConstraints(slots, some)
+
+
+def constraints_of_view(view: dict[str, JSON]) -> HandConstraints:
+    """:meth:`RankState.hand_constraints` computed from a JSON view alone (for agents).
+
+    >>> s = Rank(players=3).new_state(seed=1)
+    >>> constraints_of_view(s.view(0)) == s.hand_constraints(0)
+    True
+    """
+    codes = {word: code for code, word in enumerate(_LOG_WORDS)}
+    log: list[tuple[int, ...]] = []
+    for e in view["log"]:
+        code = codes[e["event"]]
+        a = b = 0
+        if code in (L_START, L_PLAY):
+            a = parse_french(e["card"])
+            b = int(bool(e.get("anti_rank")))
+        elif code == L_DRAW:
+            b = int(bool(e["played"]))
+        elif code == L_PULLBACK:
+            a, b = int(e["by"]), int(e["cards"])
+        elif code == L_OUT:
+            a = int(e["place"])
+            b = -1 if e["by"] is None else int(e["by"])
+        log.append((int(e["move"]), code, int(e["seat"]), a, b))
+    pres = 0
+    for name in view["hand"]:
+        pres |= _BIT[parse_french(name)]
+    alive = 0
+    for s in view["in_game"]:
+        alive |= 1 << int(s)
+    cur = int(view["current_player"])
+    return _derive(log, int(view["players"]), int(view["player"]), pres, cur if view["loser"] is None else TERMINAL,
+                   bool(view["anti_rank"]["active"]), int(view["stock"]), alive)
+
+
+def _forbid(groups: list[list[int]], f: int) -> None:
+    """Every slot of a seat learns it holds none of the kinds ``f`` (equal groups merge)."""
+    if not groups:
+        return
+    last: list[int] | None = None
+    i = 0
+    while i < len(groups):
+        g = groups[i]
+        g[0] |= f
+        if last is not None and last[0] == g[0]:
+            last[1] += g[1]
+            del groups[i]
+        else:
+            last = g
+            i += 1
+
+
+def _take(counts: list[int], levels: list[int], k: int) -> None:
+    c = counts[k]
+    counts[k] = c - 1
+    levels[c - 1] &= ~_BIT[k]
+
+
+def _put(counts: list[int], levels: list[int], k: int) -> None:
+    c = counts[k]
+    counts[k] = c + 1
+    levels[c] |= _BIT[k]
+
+
+def _weight(m: int, levels: list[int]) -> int:
+    """Cards of the kinds in ``m`` left in the pool (``levels[j]``: kinds with more than j)."""
+    c = (m & levels[0]).bit_count()
+    if m & levels[1]:
+        c += (m & levels[1]).bit_count() + (m & levels[2]).bit_count() + (m & levels[3]).bit_count()
+    return c
+
+
+def _pick(m: int, counts: list[int], r: int) -> int:
+    """The kind of the ``r``-th card (0-based) of the kinds in ``m``, kinds in order."""
+    while True:
+        low = m & -m
+        k = low.bit_length() - 1
+        r -= counts[k]
+        if r < 0:
+            return k
+        m ^= low
+
+
+def _levels(counts: Sequence[int]) -> list[int]:
+    """``levels[j]``: the kinds with more than ``j`` copies in ``counts`` (at most 4)."""
+    levels = [0, 0, 0, 0]
+    for k, c in enumerate(counts):
+        for j in range(c):
+            levels[j] |= _BIT[k]
+    return levels
+
+
+def _match(masks: Sequence[int], counts: list[int], rng: random.Random) -> list[int] | None:
+    """One kind per slot, each allowed by the slot's mask, from the pool ``counts``
+    (which loses them), or ``None`` if no such assignment exists.
+
+    Slots are served in order of how few pool cards they allow; each draws a card
+    uniformly from the allowed ones still free.  A slot that finds none takes one
+    through an augmenting path (Kuhn's algorithm: holders of an allowed kind move to
+    other kinds they allow), so a complete assignment is found whenever one exists.
+    """
+    levels = _levels(counts)
+    present = levels[0]
+    order = sorted(range(len(masks)), key=lambda u: _weight(masks[u] & present, levels))
+    got = [-1] * len(masks)
+    holders: dict[int, list[int]] = {}
+    visited = 0
+
+    def move(w: int, k: int) -> None:
+        old = got[w]
+        holders[old].remove(w)
+        _put(counts, levels, old)
+        _take(counts, levels, k)
+        holders.setdefault(k, []).append(w)
+        got[w] = k
+
+    def free_up(k: int) -> bool:
+        """Free one copy of kind ``k`` by moving one of its holders elsewhere."""
+        for w in holders.get(k, ()):
+            if relocate(w):
+                return True
+        return False
+
+    def relocate(w: int) -> bool:
+        nonlocal visited
+        m = masks[w] & present & ~visited & ~_BIT[got[w]]
+        free = m & levels[0]
+        if free:
+            move(w, (free & -free).bit_length() - 1)
+            return True
+        while m:
+            low = m & -m
+            m ^= low
+            visited |= low
+            k = low.bit_length() - 1
+            if free_up(k):
+                move(w, k)
+                return True
+        return False
+
+    for u in order:
+        m = masks[u] & levels[0]
+        if m:
+            k = _pick(m, counts, int(rng.random() * _weight(m, levels)))
+        else:
+            visited = 0
+            m = masks[u] & present
+            k = -1
+            while m:
+                low = m & -m
+                m ^= low
+                visited |= low
+                if free_up(low.bit_length() - 1):
+                    k = low.bit_length() - 1
+                    break
+            if k < 0:
+                return None
+        _take(counts, levels, k)
+        got[u] = k
+        holders.setdefault(k, []).append(u)
+    return got
+
+
+def constrained_deal(cons: HandConstraints, counts: Sequence[int],
+                     rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """Hands meeting ``cons`` and a shuffled stock, from the pool ``counts`` (copies of each kind).
+
+    Every constrained slot gets a card by :func:`_match` (most constrained slots
+    first, each card drawn uniformly from those its slot allows and still free; an
+    augmenting path where a slot finds none).  ``some`` is met by splitting off one
+    slot of one of its seats that must take a card of its kinds, trying the seats'
+    slot classes in random order until a deal exists.  The deal is found whenever
+    one exists; it is not exactly uniform over all consistent deals.  Unconstrained
+    slots and the stock share the shuffled remainder.  A pure function of the
+    arguments and ``rng``; ``RuntimeError`` if nothing meets ``cons``.
+    """
+    n = len(cons.slots)
+    owners: list[int] = []
+    masks: list[int] = []
+    for s, slots in enumerate(cons.slots):
+        for m in slots:
+            owners.append(s)
+            masks.append(m)
+    trials: list[int] = [-1]
+    if cons.some is not None:
+        seats, kinds = cons.some
+        firsts: dict[tuple[int, int], int] = {}
+        for i, (s, m) in enumerate(zip(owners, masks)):
+            if s in seats and m & kinds:
+                firsts.setdefault((s, m), i)
+        trials = list(firsts.values())
+        rng.shuffle(trials)
+    for trial in trials:
+        pool = list(counts)
+        units = [i for i, m in enumerate(masks) if m != ALL_KINDS or i == trial]
+        unit_masks = [masks[i] & cons.some[1] if i == trial and cons.some else masks[i] for i in units]
+        got = _match(unit_masks, pool, rng)
+        if got is not None:
+            break
+    else:
+        raise RuntimeError("no deal meets the constraints: the information is inconsistent")
+    rest = [k for k in range(len(pool)) for _ in range(pool[k])]
+    rng.shuffle(rest)
+    cards = [-1] * len(masks)
+    for i, k in zip(units, got):
+        cards[i] = k
+    hands: list[list[int]] = [[] for _ in range(n)]
+    at = 0
+    for i, s in enumerate(owners):
+        if cards[i] < 0:
+            cards[i] = rest[at]
+            at += 1
+        hands[s].append(cards[i])
+    return hands, rest[at:]
 
 
 _LEGAL_CACHE: dict[int, tuple[int, ...]] = {}
@@ -277,7 +662,7 @@ class RankState(State):
     __slots__ = (
         "game", "seed", "decks", "history", "_n", "_dealer", "_stock", "_pos", "_pile", "_packed", "_pres",
         "_sizes", "_alive", "_nxt", "_finished", "_cur", "_anti", "_anti_by", "_turn", "_mask",
-        "_log", "_undo", "_loser",
+        "_log", "_undo", "_loser", "_known",
     )
     game: Rank
 
@@ -312,6 +697,7 @@ class RankState(State):
         self._loser = -1
         self._log: list[tuple[int, ...]] = [(0, L_START, dealer, up, 0)]
         self._undo: list[_Snapshot] = []
+        self._known: tuple[int, int, tuple[int, ...], HandConstraints] | None = None
         self._cur = 0
         self._turn = (1, 0)
         self._mask = 0
@@ -550,6 +936,7 @@ class RankState(State):
         new._log = list(self._log)
         new._undo = list(self._undo)
         new._loser = self._loser
+        new._known = self._known  # keyed by the log, which the clone shares
         return new
 
     # --- reasons -----------------------------------------------------------------------
@@ -695,40 +1082,55 @@ class RankState(State):
             out.extend([k] * ((packed >> _SHIFT[k]) & 7))
         return out
 
-    def resample(self, player: int, rng: random.Random) -> RankState:
-        """Others' hands and the stock redrawn from the cards ``player`` has not seen.
+    def hand_constraints(self, player: int) -> HandConstraints:
+        """What ``player``'s information proves about the other hands (see :func:`_derive`).
 
-        The unseen pool is the full deck minus ``player``'s hand minus the pile, taken in
-        sorted order, shuffled with ``rng`` and dealt to the other seats by their hand
-        sizes (seat order), the rest becoming the stock.  Inferences from RG-4's
-        compulsion (a seat that drew or passed held nothing playable then) are ignored.
-        The draws of other seats lose their card in the log.  If the seat to move is
-        not ``player``, its moves are recomputed from its new hand without a new
-        Anti-Rank declaration.
+        A function of ``player``'s view only (the log without others' drawn cards,
+        the player's hand, the seat to move, the stock size); cached per position.
         """
+        log = self._log
+        known = self._known
+        if known is not None and known[0] == player and known[1] == len(log) and known[2] is log[-1]:
+            return known[3]
+        cons = _derive(log, self._n, player, self._pres[player], self._cur, self._anti,
+                       len(self._stock) - self._pos, self._alive)
+        self._known = (player, len(log), log[-1], cons)
+        return cons
+
+    def resample(self, player: int, rng: random.Random) -> RankState:
+        """Others' hands and the stock redrawn from the cards ``player`` has not seen,
+        consistently with everything ``player`` has seen (:meth:`hand_constraints`).
+
+        The unseen cards (the deck minus ``player``'s hand and the pile) are dealt by
+        :func:`constrained_deal`; the rest, shuffled, is the stock.  The draws of other
+        seats lose their card in the log.  If the seat to move is not ``player``, its
+        moves are recomputed from its new hand (the constraints make them agree with
+        the view: a pending playable draw, RG-8's "nobody can play" only where
+        Anti-Rank was declared).  A pure function of ``player``'s view and ``rng``.
+        """
+        cons = self.hand_constraints(player)
         new = self.clone()
         new.seed = rng.getrandbits(63)
         new.decks = None
         new._undo = []
+        new._known = None
         counts = list(self.game.pack)
         for c in self._pile:
             counts[c] -= 1
-        for c in self._hand_list(player):
-            counts[c] -= 1
-        pool = [k for k in range(NUM_KINDS) for _ in range(counts[k])]
-        rng.shuffle(pool)
-        i = 0
+        packed = self._packed[player]
+        for k in _kinds(self._pres[player]):
+            counts[k] -= (packed >> _SHIFT[k]) & 7
+        hands, stock = constrained_deal(cons, counts, rng)
         for s in range(self._n):
             if s == player:
                 continue
             packed = pres = 0
-            for c in pool[i:i + self._sizes[s]]:
+            for c in hands[s]:
                 packed += _ONE[c]
                 pres |= _BIT[c]
-            i += self._sizes[s]
             new._packed[s] = packed
             new._pres[s] = pres
-        new._stock = pool[i:]
+        new._stock = stock
         new._pos = 0
         new._log = [e if e[1] != L_DRAW or e[2] == player else (e[0], L_DRAW, e[2], -1, e[4]) for e in self._log]
         cur = self._cur
