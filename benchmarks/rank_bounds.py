@@ -1,0 +1,160 @@
+"""Ранг, 4 players: how much of a seat's loss rate the deal decides (measurement only).
+
+Every game is an arena game (``cardtable arena rank --players 4 --agents X,heuristic,heuristic,heuristic``):
+seed ``S + i``, entry 0 in seat ``(-i) % 4``, the heuristic bots seeded ``seed * 1000 + seat``.
+These tools look at the true state — they are measurements, never agents.
+
+``oracle``   For each game, every sequence of the entry-0 seat's choices is played against the exact
+             bots (their random tie-breaks too: copied at each branch).  "Lost by the deal": no
+             sequence avoids staying in Rank; "safe": none loses.  No agent can lose less often than
+             the first share.
+``pi``       A flat search (``ismcts:iterations=N``) whose worlds are the true state: ``full`` (every
+             hand and the stock order) or ``hands`` (every hand, the stock reshuffled in each world).
+``points``   The decision points of a heuristic seat (entry 0) where the oracle says that some moves
+             still allow not losing and others do not; pickled for ``score``.
+``score``    The share of those points where an agent (``heuristic``, ``ismcts:iterations=600`` …,
+             optionally ``--pi full|hands``) picks a move that still allows not losing.
+
+    python benchmarks/rank_bounds.py oracle --seed 5000 --games 400
+    python benchmarks/rank_bounds.py pi --seed 5000 --games 400 --iterations 600 --sees hands
+    python benchmarks/rank_bounds.py points --seed 6000 --games 2000 --out points.pkl
+    python benchmarks/rank_bounds.py score points.pkl ismcts:iterations=600 [--sees hands]
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import pickle
+import random
+from typing import Any
+
+from cardtable.agents import Observation, make_agent
+from cardtable.agents.knowledge.rank import RankKnowledge
+from cardtable.games.rank import Rank, RankState
+from cardtable.lab.series import run_series
+
+GAME = Rank(players=4)
+
+
+def _bots(seed: int) -> list[Any]:
+    return [make_agent("heuristic", GAME, seed=seed * 1000 + s) for s in range(4)]
+
+
+def survives(state: RankState, bots: list[Any], hero: int, every: bool = False) -> bool:
+    """Whether some (``every``: every) sequence of ``hero``'s choices avoids losing."""
+    while not state.is_terminal():
+        p = state.current_player()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            state.apply_action(legal[0])
+        elif p != hero:
+            state.apply_action(bots[p].act(Observation.of(state, p)))
+        else:
+            for a in legal:
+                branch = state.clone()
+                branch.apply_action(a)
+                if survives(branch, copy.deepcopy(bots), hero, every) != every:
+                    return not every
+            return every
+    return state.returns()[hero] >= 0
+
+
+def oracle(seed: int, games: int) -> None:
+    lost = safe = 0
+    for i in range(games):
+        hero = (-i) % 4
+        bots = _bots(seed + i)
+        if not survives(GAME.new_state(seed=seed + i), copy.deepcopy(bots), hero):
+            lost += 1
+        elif survives(GAME.new_state(seed=seed + i), bots, hero, every=True):
+            safe += 1
+    print(f"seeds {seed}..{seed + games - 1}: lost by the deal {lost} ({100 * lost / games:.2f} %), "
+          f"not lost whatever the seat does {safe} ({100 * safe / games:.2f} %)")
+
+
+def _see(sees: str) -> None:
+    """Make the Ранг search's worlds the true state (``full``) or its hands (``hands``)."""
+    def world(self: RankKnowledge, obs: Observation, rng: random.Random) -> RankState:
+        w: Any = obs._state.clone()
+        if sees == "hands":
+            stock = list(w._stock[w._pos:])
+            rng.shuffle(stock)
+            w._stock, w._pos = stock, 0
+        w._undo = []
+        return w  # type: ignore[no-any-return]
+    RankKnowledge.sample_world = world  # type: ignore[method-assign, assignment]
+
+
+def pi(seed: int, games: int, iterations: int, sees: str) -> None:
+    _see(sees)
+    summary = run_series(GAME, [f"ismcts:iterations={iterations}", "heuristic", "heuristic", "heuristic"],
+                         games=games, seed=seed)
+    lost = sum(o.returns[o.seating.index(0)] < 0 for o in summary.outcomes)
+    print(f"seeds {seed}..{seed + games - 1}: a search seeing {sees} loses {lost} ({100 * lost / games:.2f} %)")
+
+
+def points(seed: int, games: int, out: str) -> None:
+    found = []
+    total = 0
+    for i in range(games):
+        hero = (-i) % 4
+        bots = _bots(seed + i)
+        s = GAME.new_state(seed=seed + i)
+        while not s.is_terminal():
+            p = s.current_player()
+            legal = s.legal_actions()
+            if len(legal) == 1:
+                s.apply_action(legal[0])
+                continue
+            if p == hero:
+                total += 1
+                labels = {}
+                for a in legal:
+                    branch = s.clone()
+                    branch.apply_action(a)
+                    labels[a] = survives(branch, copy.deepcopy(bots), hero)
+                if len(set(labels.values())) > 1:
+                    found.append((seed + i, hero, list(s.history), labels))
+            s.apply_action(bots[p].act(Observation.of(s, p)))
+    with open(out, "wb") as f:
+        pickle.dump(found, f)
+    print(f"{total} decisions, {len(found)} critical, saved to {out}")
+
+
+def score(path: str, spec: str, sees: str | None) -> None:
+    if sees:
+        _see(sees)
+    with open(path, "rb") as f:
+        found = pickle.load(f)
+    good = 0
+    for seed, hero, history, labels in found:
+        s = GAME.new_state(seed=seed)
+        for a in history:
+            s.apply_action(a)
+        good += labels[make_agent(spec, GAME, seed=seed * 1000 + hero).act(Observation.of(s, hero))]
+    print(f"{spec}{' seeing ' + sees if sees else ''}: {good} of {len(found)} ({100 * good / len(found):.1f} %)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("tool", choices=["oracle", "pi", "points", "score"])
+    ap.add_argument("args", nargs="*")
+    ap.add_argument("--seed", type=int, default=5000)
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--iterations", type=int, default=600)
+    ap.add_argument("--sees", choices=["full", "hands"])
+    ap.add_argument("--out", default="rank-points.pkl")
+    a = ap.parse_args()
+    if a.tool == "oracle":
+        oracle(a.seed, a.games)
+    elif a.tool == "pi":
+        pi(a.seed, a.games, a.iterations, a.sees or "full")
+    elif a.tool == "points":
+        points(a.seed, a.games, a.out)
+    else:
+        score(a.args[0], a.args[1], a.sees)
+
+
+if __name__ == "__main__":
+    main()
