@@ -60,7 +60,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -654,19 +653,6 @@ def hint_text(state: State, seat: int) -> str:
     return hint(state, seat, seed=len(state.history))
 
 
-def decision_times(times: Sequence[float]) -> dict[str, float]:
-    """``mean``, ``p50``, ``p95`` and ``max`` of decision times, in milliseconds."""
-    if not times:
-        return {"count": 0, "mean": 0.0, "p50": 0.0, "p95": 0.0, "max": 0.0}
-    ordered = sorted(times)
-
-    def q(f: float) -> float:
-        return 1000 * ordered[min(len(ordered) - 1, int(math.ceil(f * len(ordered))) - 1)]
-
-    return {"count": len(ordered), "mean": 1000 * sum(ordered) / len(ordered), "p50": q(0.5), "p95": q(0.95),
-            "max": 1000 * ordered[-1]}
-
-
 __all__ = [
     "EasyAgent",
     "HardAgent",
@@ -674,7 +660,6 @@ __all__ = [
     "MediumAgent",
     "RootStats",
     "SearchParams",
-    "decision_times",
     "hint",
     "hint_text",
     "search",
