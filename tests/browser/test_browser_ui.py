@@ -159,15 +159,10 @@ def test_lost_cities_two_players_join_by_invite_and_finish_a_round(browser: Any,
     assert time.monotonic() - started < 120
 
 
-def close_modal(page: Page) -> None:
-    """Dismiss the end-of-match dialog if it is showing (it covers the page)."""
-    if page.locator(".backdrop").count():
+def switch_to_english(page: Page, finished: bool) -> bool:
+    if finished:  # the end-of-match dialog covers the page: dismiss it first
         page.click("#close-modal")
         page.wait_for_selector(".backdrop", state="detached")
-
-
-def switch_to_english(page: Page) -> bool:
-    close_modal(page)
     assert "Ваши карты" in page.inner_text(".my-area")
     page.click(".lang-switch button[data-lang='en']")
     page.wait_for_selector(".my-area:has-text('Your hand')")
@@ -216,6 +211,11 @@ def test_rank_against_ai_in_russian_with_hint_and_reload(browser: Any, server: L
             view = views[0]
             if view["current_player"] != 0:
                 continue
+            # on our own turn the game cannot end under the test's feet
+            if step == 4 and not switched:
+                switched = switch_to_english(page, finished=False)
+            if step == 5 and not reloaded:
+                reloaded = reload_and_resume(page, server, mid)
             plays = {m.split()[1] for m in legal if m.startswith("play ")}
             assert set(enabled_cards(page, ".rank-hand")) == plays
             assert all_cards(page, ".rank-hand") == view["hand"]
@@ -235,17 +235,13 @@ def test_rank_against_ai_in_russian_with_hint_and_reload(browser: Any, server: L
                 shot = True
                 screenshot(page, "rank-desktop-ru", DESKTOP)
                 page.set_viewport_size(DESKTOP)
-            if step == 4 and not switched:
-                switched = switch_to_english(page)
-            if step == 5 and not reloaded:
-                reloaded = reload_and_resume(page, server, mid)
             if step == 6:
                 screenshot(page, "rank-desktop", DESKTOP)
                 screenshot(page, "rank-phone", PHONE)
                 page.set_viewport_size(DESKTOP)
             assert step < 400
         # a short game can end before step 4 or 5: the switch and the reload still happen
-        switched = switched or switch_to_english(page)
+        switched = switched or switch_to_english(page, finished=True)
         reloaded = reloaded or reload_and_resume(page, server, mid)
         assert hinted and switched and reloaded
         page.wait_for_selector(".modal")
