@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from cardtable.agents import Observation, make_agent
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.agents.knowledge.lost_cities_policy import policy_action, ranked_moves
+from cardtable.agents.lost_cities import STYLES
 from cardtable.agents.search import HardAgent, ISMCTSAgent, RootStats, SearchParams, hint, hint_text, search
 from cardtable.games.lost_cities import LostCities, first_starter
 from cardtable.lab.arena import arena_command, parse_entry
@@ -202,10 +203,12 @@ def test_levels_play_legal_moves(name: str, options: dict[str, object], level: s
 
 
 @pytest.mark.parametrize("colors", [5, 6])
-def test_lost_cities_fast_policy_is_the_heuristic(colors: int) -> None:
-    """The play-out policy makes the heuristic bot's decisions, computed on card sets."""
+@pytest.mark.parametrize("style", ["steady", "bold"])
+def test_lost_cities_fast_policy_is_the_heuristic(colors: int, style: str) -> None:
+    """The play-out policy makes the heuristic bot's decisions (in each style),
+    computed on card sets."""
     game = LostCities(colors=colors)
-    bot = make_agent("heuristic", game, seed=0)
+    bot = make_agent(f"heuristic:style={style}", game, seed=0)
     compared = 0
     for seed in range(3):
         state = game.new_state(seed=seed)
@@ -214,7 +217,7 @@ def test_lost_cities_fast_policy_is_the_heuristic(colors: int) -> None:
             legal = state.legal_actions()
             if len(legal) > 1:
                 expected = bot.act(Observation.of(state))
-                assert policy_action(state) == expected, (seed, len(state.history))
+                assert policy_action(state, STYLES[style]) == expected, (seed, len(state.history))
                 compared += 1
                 # now and then a random move, so that the positions are not only the bot's own
                 state.apply_action(expected if rng.random() > 0.15 else rng.choice(legal))
@@ -223,15 +226,15 @@ def test_lost_cities_fast_policy_is_the_heuristic(colors: int) -> None:
     assert compared > 600
 
 
-def test_lost_cities_candidates_start_with_the_heuristic_move() -> None:
+def test_lost_cities_candidates_start_with_the_bold_heuristic_move() -> None:
     game = LostCities()
-    bot = make_agent("heuristic", game, seed=0)
+    bot = make_agent("heuristic:style=bold", game, seed=0)
     kn = knowledge_for(game)
     for seed in range(4):
         state = _decision_point("lost-cities", {}, seed=seed, moves=8 + 9 * seed)
         obs = Observation.of(state)
-        ranked = ranked_moves(state)
-        assert ranked[0][1] == bot.act(obs) == policy_action(state)
+        ranked = ranked_moves(state, STYLES["bold"])
+        assert ranked[0][1] == bot.act(obs) == policy_action(state, STYLES["bold"]) == kn.prior(obs, seed)
         assert {a for _, a in ranked} <= set(obs.legal_actions)
         shortlist = kn.candidates(obs, random.Random(seed))
         assert shortlist[0] == ranked[0][1] and len(shortlist) == min(len(ranked), 6)

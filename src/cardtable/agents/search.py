@@ -17,7 +17,7 @@ Every iteration
    visits in which it was available, not the parent's visits), the seat to move
    maximising its own value (its army's in Lost Ranks);
 3. adds one node and plays out with the game's fast policy
-   (:meth:`Knowledge.rollout_action`, or ``rollout="random"``) until the
+   (:meth:`Knowledge.rollout_for` the searching seat, or ``rollout="random"``) until the
    game's cut-off — the end of the current round in Lost Cities and Lost Ranks,
    the end of the game in Ранг;
 4. backs up the per-seat values of :meth:`Knowledge.evaluate` (win
@@ -248,8 +248,10 @@ def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowled
     return stats
 
 
-def _playout(world: State, kn: Knowledge, root_round: int, rng: random.Random, random_rollout: bool) -> int:
-    """Play ``world`` out to the game's cut-off; return the number of moves played."""
+def _playout(world: State, kn: Knowledge, root_round: int, rng: random.Random, random_rollout: bool,
+             me: int) -> int:
+    """Play ``world`` out to the game's cut-off (a search by seat ``me``); return the
+    number of moves played."""
     cutoff = kn.cutoff
     moves = 0
     if random_rollout:
@@ -258,7 +260,7 @@ def _playout(world: State, kn: Knowledge, root_round: int, rng: random.Random, r
             world.apply_action(legal[int(rng.random() * len(legal))])
             moves += 1
     else:
-        policy = kn.rollout_action
+        policy = kn.rollout_for(me)
         while not cutoff(world, root_round):
             world.apply_action(policy(world, rng))
             moves += 1
@@ -326,7 +328,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
         for a in remaining:
             w = world.clone()
             w.apply_action(a)
-            steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout)
+            steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
             v = kn.evaluate(w)[me]
             stats.visits[a] += 1
             stats.value_sums[a] += v
@@ -398,7 +400,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     prior = stats.prior
     random_rollout = params.rollout == "random"
     cutoff = kn.cutoff
-    policy = kn.rollout_action
+    policy = kn.rollout_for(obs.player)
     log = math.log
     sqrt = math.sqrt
     step_limit = params.steps if params.steps is not None else 1 << 62

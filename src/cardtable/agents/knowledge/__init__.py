@@ -24,6 +24,7 @@ known cards, LR-20 voids, RG-9): the search never reads the true state.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from cardtable.protocol import Game, State
@@ -71,6 +72,12 @@ class Knowledge:
         """A play-out move of the seat to move in a determinized state."""
         legal = state.legal_actions()
         return legal[int(rng.random() * len(legal))]
+
+    def rollout_for(self, me: int) -> Callable[[State, random.Random], int]:
+        """The play-out policy of a search by seat ``me`` (default
+        :meth:`rollout_action` for every seat; a game may play the searcher's own
+        moves differently from its model of the others)."""
+        return self.rollout_action
 
     # --- root advice -------------------------------------------------------------
     def prior(self, obs: Observation, seed: int) -> int | None:

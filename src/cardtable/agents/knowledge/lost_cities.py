@@ -12,25 +12,34 @@
   match ``0.9 * sign(d) + 0.1 * tanh(d / 50)``.
 * **Play-out policy**: the heuristic bot's own policy
   (:mod:`cardtable.agents.knowledge.lost_cities_policy`, the same decisions computed
-  from a sampled state's card sets), for both seats: the opponent in a play-out
-  plays like the heuristic opponent, and the searching seat's continuation is as
-  good as the heuristic.  The flat search (``mode="pimc"``) thus estimates, for
-  each candidate move, the round's outcome if both sides play on like the
-  heuristic — one step of policy improvement over the heuristic.
-* **Candidates**: the heuristic's few cheapest moves (:func:`ranked_moves`), so the
-  play-outs are spent on moves a good player would consider.
+  from a sampled state's card sets).  The searching seat plays the ``bold`` style
+  (:data:`~cardtable.agents.lost_cities.STYLES`: it beats the baseline in about 62 %
+  of matches), the opponent is modelled as the baseline ``steady`` heuristic.  The
+  flat search (``mode="pimc"``) thus estimates, for each candidate move, the
+  round's outcome if the searcher plays on ``bold`` and the opponent like the
+  heuristic — one step of policy improvement over ``bold``.
+* **Candidates and prior**: ``bold``'s few cheapest moves (:func:`ranked_moves`), its
+  own choice first and kept unless another move is clearly better, so the play-outs
+  are spent on moves a good player would consider.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.agents.knowledge.lost_cities_policy import policy_action, ranked_moves
+from cardtable.agents.lost_cities import STYLES
 from cardtable.protocol import State
+
+OWN_STYLE: Final = STYLES["bold"]
+"""How the searching seat plays on in its play-outs (and its prior move)."""
+OPPONENT_STYLE: Final = STYLES["steady"]
+"""How the search models the opponent: the baseline heuristic."""
 
 SIGMA: Final = 36.0
 """Spread of one round's score difference between two good players (points)."""
@@ -44,7 +53,8 @@ RACE_Z: Final = 3.0
 
 class LostCitiesKnowledge(Knowledge):
     """Lost Cities: round cut-offs, match win-probability values, the heuristic as
-    play-out policy, the heuristic's best few moves as candidates."""
+    play-out policy (``bold`` for the searcher, ``steady`` for the opponent),
+    ``bold``'s best few moves as candidates and its choice as the prior."""
 
     mode = "pimc"
     sigma = SIGMA
@@ -90,15 +100,33 @@ class LostCitiesKnowledge(Knowledge):
         return self.margin_kept
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
-        return policy_action(state)
+        return policy_action(state, OPPONENT_STYLE)
+
+    def rollout_for(self, me: int) -> Callable[[State, random.Random], int]:
+        """Play-outs of a search by seat ``me``: ``me`` plays :data:`OWN_STYLE`, the
+        opponent :data:`OPPONENT_STYLE`."""
+        styles = (OWN_STYLE, OPPONENT_STYLE) if me == 0 else (OPPONENT_STYLE, OWN_STYLE)
+
+        def act(state: State, rng: random.Random) -> int:
+            return policy_action(state, styles[getattr(state, "_cur")])
+
+        return act
+
+    def prior(self, obs: Observation, seed: int) -> int | None:
+        """:data:`OWN_STYLE`'s move, computed on a world sampled from ``obs`` (the policy
+        reads only what the seat to move sees, which every such world shares)."""
+        if len(obs.legal_actions) < 2:
+            return None
+        move = policy_action(self.sample_world(obs, random.Random(seed)), OWN_STYLE)
+        return move if move in obs.legal_actions else None
 
     def candidates(self, obs: Observation, rng: random.Random) -> list[int]:
-        """The heuristic's :data:`CANDIDATES` cheapest moves, its own choice first.
+        """:data:`OWN_STYLE`'s :data:`CANDIDATES` cheapest moves, its own choice first.
 
         Computed on a sampled world: the policy reads only what the seat to move
         sees (its hand, the table, the opponent's hand size and known cards),
         which every world consistent with ``obs`` shares."""
-        ranked = ranked_moves(self.sample_world(obs, rng))
+        ranked = ranked_moves(self.sample_world(obs, rng), OWN_STYLE)
         legal = set(obs.legal_actions)
         moves = [a for _, a in ranked if a in legal]
         return moves[: self.candidates_kept] or list(obs.legal_actions)

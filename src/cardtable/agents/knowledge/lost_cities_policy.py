@@ -10,8 +10,8 @@ may see: its own hand, both expeditions, the discard piles, the draw-pile count,
 the opponent's hand *size* and the cards the opponent took from discard piles
 (LC-8).  In the search it acts on *sampled* worlds only.
 
-The decisions are the heuristic's with its default settings (the module
-constants of :mod:`cardtable.agents.lost_cities`), tie-breaks included:
+The decisions are the heuristic's with the same settings (a
+:class:`~cardtable.agents.lost_cities.LostCitiesStyle`, default ``steady``), tie-breaks included:
 ``tests/test_search.py`` compares them on every decision of several matches,
 and 13,413 decisions of 40 matches (5 and 6 colours, some with random moves
 mixed in) were all identical.  The arithmetic is regrouped in one place — a
@@ -28,17 +28,10 @@ from __future__ import annotations
 import math
 from typing import Any, Final
 
-from cardtable.agents.lost_cities import (
-    CONSERVATIVE,
-    DECK_VALUE,
-    DENIAL,
-    EXTRA_EXPEDITION_MARGIN,
-    FUTURE_SHARE,
-    START_MARGIN,
-    TEMPO_WEIGHT,
-    WAGER_MIN_NUMBERS,
-)
+from cardtable.agents.lost_cities import STYLES, LostCitiesStyle
 from cardtable.protocol import State
+
+STEADY: Final = STYLES["steady"]
 
 _FACE: Final = [sum(v + 1 for v in range(1, 10) if m >> v & 1) for m in range(1024)]
 """Face total of the number cards of a 10-bit value mask (bit v = value index v)."""
@@ -53,9 +46,10 @@ _UPTO: Final = [(1 << (v + 1)) - 1 for v in range(11)]
 
 
 def _plan(nums: int, hw: int, total_e: int, count_e: int, w0: int, live: int, rate: float,
-          turns: int, margin: float) -> tuple[float, int, int]:
+          turns: int, margin: float, cons: float, wmin: int) -> tuple[float, int, int]:
     """The heuristic's :meth:`~LostCitiesHeuristic.plan` of one colour: ``(value, wagers,
-    cards)``, ``cards < 0`` for a colour left alone (value 0).
+    cards)``, ``cards < 0`` for a colour left alone (value 0); ``cons``/``wmin``: the
+    style's ``conservative`` and ``wager_min_numbers``.
 
     ``nums``: hand number values above the top; ``hw``: hand wagers still placeable;
     ``total_e``/``count_e``/``w0``: the expedition's face total, cards and wagers
@@ -71,8 +65,8 @@ def _plan(nums: int, hw: int, total_e: int, count_e: int, w0: int, live: int, ra
     future_n = rate * _COUNT[hi] + half * _COUNT[lo]
     best = (total + future - 20) * (1 + w0) + (20 if count + future_n >= 8 else 0)
     best_w = 0
-    if hw and n + (total_e > 0) >= WAGER_MIN_NUMBERS:
-        cautious = total + CONSERVATIVE * future - 20
+    if hw and n + (total_e > 0) >= wmin:
+        cautious = total + cons * future - 20
         for w in range(1, hw + 1):
             if n + w > turns - 1 or cautious <= 0:
                 break
@@ -144,10 +138,14 @@ def _colour_facts(key: int) -> tuple[Any, ...]:
 class _Seat:
     """What the seat to move sees, in the heuristic's terms (colours on demand)."""
 
-    __slots__ = ("s", "C", "hand", "exp", "oexp", "known", "facts", "rate", "turns", "margin", "draw_pile")
+    __slots__ = ("s", "C", "hand", "exp", "oexp", "known", "facts", "rate", "turns", "margin", "draw_pile",
+                 "style", "cons", "wmin")
 
-    def __init__(self, s: Any) -> None:
+    def __init__(self, s: Any, style: LostCitiesStyle) -> None:
         p = s._cur
+        self.style = style
+        self.cons = style.conservative
+        self.wmin = style.wager_min_numbers
         self.s = s
         self.C = s._C
         h = self.hand = s._hand[p]
@@ -160,10 +158,10 @@ class _Seat:
         self.turns = turns if turns > 1 else 1
         opp_hidden = _size(s._hand[1 - p]) - (_size(kn) if kn else 0)
         pool = draw_pile + (opp_hidden if opp_hidden > 0 else 0)
-        self.rate = FUTURE_SHARE * min(1.0, self.turns / pool) if pool > 0 else 0.0
+        self.rate = style.future_share * min(1.0, self.turns / pool) if pool > 0 else 0.0
         x = h >> 10
         running = ((x | x >> 1 | x >> 2 | x >> 3) & _FIELD_ONES).bit_count()
-        self.margin = START_MARGIN + EXTRA_EXPEDITION_MARGIN * max(0, running - 1)
+        self.margin = style.start_margin + style.extra_margin * max(0, running - 1)
 
     def colour(self, c: int) -> tuple[Any, ...]:
         got = self.facts[c]
@@ -193,6 +191,7 @@ def _play_options(seat: _Seat, every: bool = False
     rate = seat.rate
     turns = seat.turns
     margin = seat.margin
+    cons, wmin = seat.cons, seat.wmin
     hand, exp, oexp, known = seat.hand, seat.exp, seat.oexp, seat.known
     info = _INFO
     plays: list[tuple[float, int]] = []
@@ -208,7 +207,7 @@ def _play_options(seat: _Seat, every: bool = False
             f = seat.colour(c)
         (_, nums, hw, _, total_e, count_e, w0, live, _, _, _, _,
          card_uses, gap, mult, low) = f
-        value, wagers, cards = _plan(nums, hw, total_e, count_e, w0, live, rate, turns, margin)
+        value, wagers, cards = _plan(nums, hw, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)
         per_colour.append((value, nums, hw, total_e, count_e, w0, live))
         if cards >= 0:
             pending += cards
@@ -234,18 +233,18 @@ def _play_options(seat: _Seat, every: bool = False
         if v:
             low = 1 << v
             if nums & low:
-                rest = _plan(nums ^ low, hw, total_e, count_e, w0, live, rate, turns, margin)[0]
+                rest = _plan(nums ^ low, hw, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)[0]
                 if value > rest:
                     marginal = value - rest
         elif hw:
-            rest = _plan(nums, hw - 1, total_e, count_e, w0, live, rate, turns, margin)[0]
+            rest = _plan(nums, hw - 1, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)[0]
             if value > rest:
                 marginal = value - rest
         row = (marginal + use, k)
         discards.append(row)
         if row < best:
             best = row
-    return plays, discards, TEMPO_WEIGHT * pending / turns
+    return plays, discards, seat.style.tempo_weight * pending / turns
 
 
 def _draw_options(seat: _Seat) -> list[tuple[float, float, int]]:
@@ -254,7 +253,8 @@ def _draw_options(seat: _Seat) -> list[tuple[float, float, int]]:
     avail = s._nonempty & ~s._ban
     options: list[tuple[float, float, int]] = []
     piles = s._piles
-    rate, turns, margin = seat.rate, seat.turns, seat.margin
+    rate, turns, margin, cons, wmin = seat.rate, seat.turns, seat.margin, seat.cons, seat.wmin
+    denial = seat.style.denial
     while avail:
         bit = avail & -avail
         avail ^= bit
@@ -265,25 +265,25 @@ def _draw_options(seat: _Seat) -> list[tuple[float, float, int]]:
         gain = 0.0
         if v:
             if _ABOVE[t] >> v & 1:
-                base = _plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin)[0]
-                more = _plan(nums | (1 << v), hw, f[4], f[5], f[6], f[7], rate, turns, margin)[0]
+                base = _plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
+                more = _plan(nums | (1 << v), hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
                 if more > base:
                     gain = more - base
         elif t <= 1:
-            base = _plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin)[0]
-            more = _plan(nums, hw + 1, f[4], f[5], f[6], f[7], rate, turns, margin)[0]
+            base = _plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
+            more = _plan(nums, hw + 1, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
             if more > base:
                 gain = more - base
-        options.append((gain + DENIAL * _opp_use(v, f[9], f[10], f[11]), gain, c))
+        options.append((gain + denial * _opp_use(v, f[9], f[10], f[11]), gain, c))
     return options
 
 
 def _pending(seat: _Seat) -> int:
     pending = 0
-    rate, turns, margin = seat.rate, seat.turns, seat.margin
+    rate, turns, margin, cons, wmin = seat.rate, seat.turns, seat.margin, seat.cons, seat.wmin
     for c in range(seat.C):
         f = seat.colour(c)
-        cards = _plan(f[1], f[2], f[4], f[5], f[6], f[7], rate, turns, margin)[2]
+        cards = _plan(f[1], f[2], f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[2]
         if cards > 0:
             pending += cards
     return pending
@@ -294,23 +294,24 @@ STALL_REACH: Final = 2 * 7 + 2
 most the 7 cards held in the draw phase."""
 
 
-def policy_action(state: State) -> int:
-    """The heuristic's move for the seat to move of a Lost Cities state (ongoing)."""
+def policy_action(state: State, style: LostCitiesStyle = STEADY) -> int:
+    """The heuristic's move (playing ``style``) for the seat to move of a Lost Cities
+    state (ongoing)."""
     s: Any = state
     if s._phase:
         dd: int = 20 * s._C
         if not s._nonempty & ~s._ban:
             return dd
-        seat = _Seat(s)
+        seat = _Seat(s, style)
         best = max(_draw_options(seat))
-        if best[0] > DECK_VALUE and best[1] > 0:
+        if best[0] > style.deck_value and best[1] > 0:
             return dd + 1 + best[2]
         if seat.draw_pile <= STALL_REACH:
             pending = _pending(seat)
             if seat.draw_pile <= 2 * pending + 2 and pending > seat.turns - 1:
                 return dd + 1 + best[2]
         return dd
-    plays, discards, tempo = _play_options(_Seat(s))
+    plays, discards, tempo = _play_options(_Seat(s, style))
     best_discard = min(discards)
     if plays:
         best_play = min(plays)
@@ -321,20 +322,20 @@ def policy_action(state: State) -> int:
     return 20 * (k // 10) + 10 + k % 10
 
 
-def ranked_moves(state: State) -> list[tuple[float, int]]:
+def ranked_moves(state: State, style: LostCitiesStyle = STEADY) -> list[tuple[float, int]]:
     """Every move the heuristic weighs, as ``(cost, action)``, cheapest (its choice)
     first.  Play phase: discards at their cost, plays at their cost minus the tempo
-    term; draw phase: each pile by minus its gain, the deck at ``-DECK_VALUE``
+    term; draw phase: each pile by minus its gain, the deck at minus the style's ``deck_value``
     (stalling aside, the heuristic takes a pile only when it beats that)."""
     s: Any = state
-    seat = _Seat(s)
-    choice = policy_action(state)
+    seat = _Seat(s, style)
+    choice = policy_action(state, style)
     out: list[tuple[float, int]] = []
     if s._phase:
         dd = 20 * seat.C
         options = _draw_options(seat)
         out = [(-o[0], dd + 1 + o[2]) for o in options]
-        out.append((-DECK_VALUE, dd))
+        out.append((-style.deck_value, dd))
     else:
         plays, discards, tempo = _play_options(seat, every=True)
         out = [(cost - tempo, 20 * (k // 10) + k % 10) for cost, k in plays]
