@@ -46,11 +46,12 @@ deterministic, and proportional to the work like the clock), ``seconds=`` (wall
 clock), or several (whichever ends first).  A *step* is one action applied to a
 simulated state — in the tree (forced moves included), at the flat search's root
 or in a play-out — and each world drawn for an iteration costs two more for its
-set-up, so that every iteration costs at least one step, even one whose descent
-reaches the cut-off inside the tree (near the end of a round the tree soon holds
-every line to it, and no play-out is left).  Either search stops at the first
-iteration after which a budget is used up; every budget ends.  A root with a
-single legal action is not searched.  ``jobs=`` runs that many independent
+set-up, so that every iteration costs at least three steps, even one whose
+descent reaches the cut-off inside the tree (near the end of a round the tree
+soon holds every line to it, and no play-out is left).  The tree search stops at
+the first iteration after which a budget is used up, the flat search once it has
+played the play-outs that the budget allows at its rate so far: every budget
+ends.  A root with a single legal action is not searched.  ``jobs=`` runs that many independent
 searches in worker processes (root parallelism) and adds up their root
 statistics.
 
