@@ -44,7 +44,6 @@ from cardtable.server.views import dumps
 log = logging.getLogger("cardtable.server")
 
 
-
 def create_app(
     db_url: str,
     *,
