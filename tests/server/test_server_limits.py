@@ -257,9 +257,13 @@ def test_ai_moves_and_hints_are_searched_in_worker_processes(db: str) -> None:
                 me.wait(lambda m: m.get("type") == "update" and m["view"]["current_player"] == 0)
             hint = me.request({"type": "hint", "agent": "easy", "id": "h"}, lambda m: m.get("id") == "h")
             assert hint["type"] == "hint" and hint["action"] in [m["action"] for m in me.legal]
-            seq = me.seq
-            me.send({"type": "move", "seq": seq, "action": hint["action"]})
-            me.wait(lambda m: m.get("type") == "update" and m["seq"] > seq and m["event"]["seat"] == 1)
+            action = hint["action"]
+            while me.view["current_player"] == 0:  # (a Lost Cities turn is a play and a draw)
+                seq = me.seq
+                me.send({"type": "move", "seq": seq, "action": action})
+                me.wait_seq(seq + 1)
+                action = me.legal[0]["action"] if me.legal else None
+            me.wait(lambda m: m.get("type") == "update" and m["event"]["seat"] == 1)  # the AI moved
         executor = srv.rooms.searches._executor
         assert executor is not None
         pids = {p.pid for p in executor._processes.values()}

@@ -289,16 +289,15 @@ class Store:
     def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL", max_batch: int = 512,
                  checkpoint_seconds: float = 1.0) -> None:
         self.url = normalise_url(url)
+        self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)  # (connects lazily)
+        self.backend = self.engine.dialect.name
+        if self.backend not in ("sqlite", "postgresql"):
+            raise ValueError(f"unsupported database {self.backend!r}: use SQLite or PostgreSQL")
         self._lock: DatabaseLock | None = None
-        parsed = make_url(self.url)
-        if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
-            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
-            self._lock = DatabaseLock(parsed.database)
+        database = self.engine.url.database
+        if self.backend == "sqlite" and database and database != ":memory:":
+            self._lock = DatabaseLock(database)
         try:
-            self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)
-            self.backend = self.engine.dialect.name
-            if self.backend not in ("sqlite", "postgresql"):
-                raise ValueError(f"unsupported database {self.backend!r}: use SQLite or PostgreSQL")
             metadata.create_all(self.engine)
         except BaseException:
             if self._lock is not None:
