@@ -98,6 +98,8 @@ class WsClient:
         self.seq = -1
         self.view: Msg | None = None
         self.legal: list[Msg] = []
+        self.token: str | None = None
+        """The fresh seat token of a ``welcome`` that claimed a seat (revision 3)."""
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -111,6 +113,8 @@ class WsClient:
                     self.seq = msg["seq"]
                     self.view = msg["view"]
                     self.legal = msg["legal"]
+                if msg.get("type") == "welcome" and "token" in msg:
+                    self.token = msg["token"]
                 self.inbox.put(msg)
         except ConnectionClosed:
             pass
