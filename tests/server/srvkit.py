@@ -33,6 +33,16 @@ def db_url_for(backend: str, tmp: Path) -> str:
     return f"sqlite:///{tmp / 'cardtable.db'}"
 
 
+class Clock:
+    """A monotonic clock a test moves by hand (``Settings(clock=...)``)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class ServerThread:
     """``with ServerThread(db_url) as srv:`` — a live server on 127.0.0.1."""
 
@@ -83,6 +93,7 @@ class ServerThread:
 
     def client(self, match: str, token: str | None = None, **hello: Any) -> WsClient:
         c = WsClient(self.ws_url)
+        c.token = token
         c.send({"type": "hello", "v": 1, "match": match, "token": token, **hello})
         return c
 
@@ -99,7 +110,8 @@ class WsClient:
         self.view: Msg | None = None
         self.legal: list[Msg] = []
         self.token: str | None = None
-        """The fresh seat token of a ``welcome`` that claimed a seat (revision 3)."""
+        """The seat's token: the one of the hello (:meth:`ServerThread.client`), or the
+        fresh one of a ``welcome`` that claimed the seat (protocol revision 3)."""
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 

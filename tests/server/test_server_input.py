@@ -15,21 +15,11 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import ServerThread, WsClient, join
+from srvkit import Clock, ServerThread, WsClient, join
 
 from cardtable.server.room import Settings
 
 Msg = dict[str, Any]
-
-
-class Clock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Records(logging.Handler):
