@@ -245,9 +245,14 @@ def test_several_seats_and_matches_in_one_browser(browser: Any, server: LiveServ
             assert page.get_attribute(".players li.me", "data-seat") == str(seat)
             tabs[name] = page
         stored = tabs["a0"].evaluate("() => JSON.parse(localStorage.getItem('cardtable.matches'))")
-        assert {s["seat"]: s["token"] for s in stored[a["match"]]["seats"]} == {
-            0: a["seats"][0]["token"], 1: a["seats"][1]["token"]}
-        assert {s["seat"]: s["token"] for s in stored[b["match"]]["seats"]} == {1: b["seats"][1]["token"]}
+        for m, seats in ((a, [0, 1]), (b, [1])):
+            held = {s["seat"]: s["token"] for s in stored[m["match"]]["seats"]}
+            assert sorted(held) == seats
+            for seat, token in held.items():
+                # claiming a seat by its invite gives it a fresh token (protocol revision 3): kept, and valid
+                assert token != m["seats"][seat]["token"]
+                r = server.http.get(f"/api/matches/{m['match']}/state", headers={"Authorization": f"Bearer {token}"})
+                assert r.status_code == 200 and r.json()["you"] == seat
 
         # both tabs of match A play their own seat, and survive a reload
         for name, seat in (("a1", 1), ("a0", 0)):

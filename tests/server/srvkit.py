@@ -19,6 +19,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server.app import create_app
+from cardtable.server.room import Settings
 
 Msg = dict[str, Any]
 
@@ -40,6 +41,11 @@ def db_url_for(backend: str, tmp: Path) -> str:
     if backend == "postgresql":
         return os.environ["CARDTABLE_TEST_PG"]
     return f"sqlite:///{tmp / 'cardtable.db'}"
+
+
+def generous_settings(**fields: Any) -> Settings:
+    """Server settings with :data:`GENEROUS_LIMITS` but for the ``fields`` a test is about."""
+    return Settings(**{**GENEROUS_LIMITS, **fields})
 
 
 class ServerThread:
@@ -94,6 +100,7 @@ class ServerThread:
 
     def client(self, match: str, token: str | None = None, **hello: Any) -> WsClient:
         c = WsClient(self.ws_url)
+        c.token = token
         c.send({"type": "hello", "v": 1, "match": match, "token": token, **hello})
         return c
 
@@ -109,6 +116,9 @@ class WsClient:
         self.seq = -1
         self.view: Msg | None = None
         self.legal: list[Msg] = []
+        self.token: str | None = None
+        """The seat's token: the one of the hello (:meth:`ServerThread.client`), or the
+        fresh one of a ``welcome`` that claimed the seat (protocol revision 3)."""
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -122,6 +132,8 @@ class WsClient:
                     self.seq = msg["seq"]
                     self.view = msg["view"]
                     self.legal = msg["legal"]
+                if msg.get("type") == "welcome" and "token" in msg:
+                    self.token = msg["token"]
                 self.inbox.put(msg)
         except ConnectionClosed:
             pass

@@ -61,6 +61,7 @@ class Table:
         self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
         self.n = len(self.tokens)
         self.seats: dict[int, WsClient] = {s: join(server, self.id, t) for s, t in self.tokens.items()}
+        self.tokens = {s: str(c.token) for s, c in self.seats.items()}  # the claims' fresh tokens
         self.spectators: list[WsClient] = [join(server, self.id)]
         self.all: list[tuple[int | None, WsClient]] = [(s, c) for s, c in self.seats.items()]
         self.all += [(None, c) for c in self.spectators]
@@ -257,6 +258,7 @@ def test_joining_an_open_seat_and_replays_leak_nothing(server: ServerThread) -> 
     table.server, table.id, table.n = server, mid, 4
     table.tokens = dict(tokens_)
     table.seats = {s: join(server, mid, tokens_[s]) for s in (0, 1, 3)}
+    table.tokens.update({s: str(c.token) for s, c in table.seats.items()})  # the claims' fresh tokens
     table.spectators = [join(server, mid)]
     table.all = [(s, c) for s, c in table.seats.items()] + [(None, c) for c in table.spectators]
     rng = random.Random(9)

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import GENEROUS_LIMITS, ServerThread, WsClient, join
+from srvkit import GENEROUS_LIMITS, ServerThread, WsClient, generous_settings, join
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -30,9 +30,7 @@ from cardtable.server.workers import SearchJob, run_search
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def settings(**fields: Any) -> Settings:
-    """Generous limits but for the ``fields`` a test is about."""
-    return Settings(**{**GENEROUS_LIMITS, **fields})
+settings = generous_settings
 
 
 @pytest.fixture()
@@ -40,7 +38,13 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
-def until(pred: Callable[[], bool], timeout: float = 10) -> None:
+def wait_for_sweeps(srv: ServerThread, n: int) -> None:
+    """Wait until the idle sweeper has looked ``n`` more times."""
+    start = srv.rooms.sweeps
+    until(lambda: srv.rooms.sweeps >= start + n)
+
+
+def until(pred: Callable[[], bool], timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while not pred():
         assert time.monotonic() < deadline, "condition not reached"
@@ -84,7 +88,7 @@ def test_hints_are_rate_limited_per_address(db: str, clock: ManualClock) -> None
             mover = clients[view["current_player"]]
             first = mover.request({"type": "hint", "id": 1}, lambda m: m.get("id") == 1)
             second = srv.http.post(f"/api/matches/{mid}/hint",
-                                   headers={"Authorization": f"Bearer {created['seats'][mover.view['player']]['token']}"})
+                                   headers={"Authorization": f"Bearer {mover.token}"})
             third = mover.request({"type": "hint", "id": 3}, lambda m: m.get("id") == 3)
             assert first["type"] == "hint" and second.status_code == 200
             assert third["type"] == "error" and third["code"] == "rate_limited"
@@ -228,13 +232,14 @@ def test_idle_matches_leave_memory_and_reload(db: str, clock: ManualClock) -> No
         mid = created["match"]
         bots = srv.create("lost-cities", {"rounds": 3}, seats=[{"kind": "ai"}, {"kind": "ai"}])["match"]
         c = join(srv, mid, created["seats"][0]["token"])
+        token = c.token
         clock.advance(120.0)
-        time.sleep(0.1)  # several sweeps: a connected match stays
-        assert mid in srv.rooms.rooms
+        wait_for_sweeps(srv, 2)
+        assert mid in srv.rooms.rooms  # a connected match stays
         c.close()
         until(lambda: srv.rooms.rooms[mid].connection_count() == 0)
         clock.advance(30.0)
-        time.sleep(0.1)
+        wait_for_sweeps(srv, 2)
         assert mid in srv.rooms.rooms  # idle for 30 s only
         clock.advance(31.0)
         until(lambda: mid not in srv.rooms.rooms)
@@ -242,7 +247,7 @@ def test_idle_matches_leave_memory_and_reload(db: str, clock: ManualClock) -> No
         assert room.seq > 0 and not room.finished
         info = srv.http.get(f"/api/matches/{mid}").json()
         assert info["id"] == mid and info["seq"] == 0 and mid in srv.rooms.rooms
-        with join(srv, mid, created["seats"][0]["token"]) as again:
+        with join(srv, mid, token) as again:
             assert again.view is not None and again.view["player"] == 0
 
 

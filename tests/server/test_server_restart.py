@@ -71,6 +71,9 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
         tokens = [s["token"] for s in pvp["seats"]]
         a, b = server.join(pvp["match"], tokens[0]), server.join(pvp["match"], tokens[1])
         solo = server.join(pve["match"], pve["seats"][0]["token"])
+        # claiming a seat gives it a fresh token (protocol revision 3): the one to come back with
+        tokens = [str(a.token), str(b.token)]
+        solo_token = solo.token
         clients = {0: a, 1: b}
         rng = random.Random(4)
         acked = 0
@@ -104,7 +107,7 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
     server = ServerProcess(db_url)
     try:
         a, b = server.join(pvp["match"], tokens[0]), server.join(pvp["match"], tokens[1])
-        solo = server.join(pve["match"], pve["seats"][0]["token"])
+        solo = server.join(pve["match"], solo_token)
         # Every acknowledged move is there; the unacknowledged one may or may not be.
         assert a.seq in (acked, acked + 1) and b.seq == a.seq
         if a.seq == acked:
