@@ -61,7 +61,10 @@ Resampling
     :meth:`LostRanksState.resample` deals every card the seat has not seen with
     :func:`constrained_deal` (exact counting, uniform over consistent deals): hand sizes,
     revealed voids, the LR-6 first-lead deductions and the opponent's phantom (size,
-    face-up cards kept in place, hidden cards in a random order) are respected.
+    face-up cards kept in place, hidden cards in a random order) are respected.  Before
+    the first lead of a 2-player round, the leader's opponent knows only that the
+    leader leads: the deal is drawn from every LR-6 case that makes it so, weighted by
+    its number of deals (:func:`count_deals`).
 
 A short session::
 
