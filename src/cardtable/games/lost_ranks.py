@@ -1678,5 +1678,6 @@ __all__ = [
     "PHANTOM_BASE",
     "SPY",
     "constrained_deal",
+    "count_deals",
     "make_deck",
 ]
