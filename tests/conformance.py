@@ -2,6 +2,16 @@
 Pgx's api_test): random play-outs asserting the protocol's invariants.
 
 Each game's test module calls :func:`check_game` for its variants.
+
+Information (each game's ruling: LC-8, LR-20, RG-9) is checked three ways:
+
+* the public view is contained in every seat's view (:func:`cardtable.protocol.view_contains`:
+  a seat's view with some keys left out and some values replaced by ``None``);
+* redrawing the cards a seat cannot see (the game's ``resample``, which must draw
+  from everything consistent with that seat's view) leaves that seat's view and
+  the public view unchanged — this is what catches a view that tells too much;
+* the event of a move is the same in every such redrawn state in which the move
+  is legal and leads to the same public view (events are public).
 """
 
 from __future__ import annotations
@@ -10,7 +20,7 @@ import json
 import random
 
 from cardtable import records
-from cardtable.protocol import TERMINAL, Game, IllegalAction, State
+from cardtable.protocol import TERMINAL, Event, Game, IllegalAction, State, view_contains
 
 REQUIRED_VIEW_KEYS = {"game", "player", "current_player", "round", "scores", "round_scores"}
 
@@ -51,25 +61,24 @@ def _check_playout(game: Game, seed: int, resample_every: int, max_actions: int)
         strings = state.legal_action_strings()
         for a, text in zip(legal, strings):
             assert state.parse_action(text) == a, f"{text!r} does not parse back to {a}"
-        for p in range(game.num_players):
-            view = state.view(p)
-            assert REQUIRED_VIEW_KEYS <= view.keys()
-            assert view["player"] == p and view["current_player"] == player
-            json.dumps(view)
-        if step % resample_every == 0:
+        _check_views(state)
+        round_starts = not states or states[-1].public_view()["round"] != state.public_view()["round"]
+        if step % resample_every == 0 or round_starts:
             _check_resample(state, rng)
             _check_clone(state)
-        states.append(state.clone())
+        before = state.clone()
+        states.append(before)
         action = rng.choice(legal)
-        state.apply_action(action)
+        event = state.apply_action(action)
+        if step % resample_every == 0 or state.is_terminal() or state.public_view()["round"] != before.public_view()["round"]:
+            _check_event_is_public(before, action, event, state, rng)
         step += 1
 
     assert state.current_player() == TERMINAL and state.legal_actions() == []
     returns = state.returns()
     assert len(returns) == game.num_players
     json.dumps(state.result())
-    for p in range(game.num_players):
-        json.dumps(state.view(p))
+    _check_views(state)
 
     # Undo walks back through every recorded state.
     undone = state.clone()
@@ -86,6 +95,37 @@ def _check_playout(game: Game, seed: int, resample_every: int, max_actions: int)
     assert replayed.history == state.history
 
 
+def _check_views(state: State) -> None:
+    """Every seat's view and the public view have the protocol keys, are JSON, and the
+    public view is contained in every seat's view (LC-8, LR-20, RG-9)."""
+    public = state.public_view()
+    assert REQUIRED_VIEW_KEYS <= public.keys()
+    assert public["player"] is None and public["current_player"] == state.current_player()
+    json.dumps(public)
+    for p in range(state.game.num_players):
+        view = state.view(p)
+        assert REQUIRED_VIEW_KEYS <= view.keys()
+        assert view["player"] == p and view["current_player"] == state.current_player()
+        json.dumps(view)
+        assert view_contains(view, public), f"the public view shows what seat {p} does not see"
+
+
+def _check_event_is_public(before: State, action: int, event: Event, after: State, rng: random.Random) -> None:
+    """Events name only public information (LC-8, LR-20, RG-9): for every seat, in a
+    state that seat cannot tell from ``before`` where ``action`` is legal and leads to
+    the same public view, the event is the same.  (The redrawn state keeps the match's
+    seed and decks, so that a round ending deals the next round alike.)"""
+    public_after = after.public_view()
+    for p in range(before.game.num_players):
+        other = before.resample(p, random.Random(rng.getrandbits(32)))
+        other.seed, other.decks = before.seed, before.decks
+        if not other.is_legal(action):
+            continue
+        other_event = other.apply_action(action)
+        if other.public_view() == public_after:
+            assert other_event == event, f"the event {event} depends on cards seat {p} cannot see"
+
+
 def _check_clone(state: State) -> None:
     copy = state.clone()
     assert str(copy) == str(state)
@@ -99,13 +139,14 @@ def _check_clone(state: State) -> None:
 
 
 def _check_resample(state: State, rng: random.Random) -> None:
-    """Resampling keeps each player's view and legal actions; hidden cards differ
-    sometimes; and two states with the same view resample identically."""
+    """Resampling keeps each player's view, the public view and legal actions; and two
+    states with the same view resample identically (LC-8, LR-20, RG-9)."""
     for p in range(state.game.num_players):
         view = state.view(p)
         seed = rng.getrandbits(32)
         first = state.resample(p, random.Random(seed))
-        assert first.view(p) == view, "resampling changed what the player sees"
+        assert first.view(p) == view, "resampling changed what the player sees (a view tells more than it may)"
+        assert first.public_view() == state.public_view(), "the public view depends on hidden cards"
         if state.current_player() == p:
             assert first.legal_actions() == state.legal_actions()
         # Leak test: a state that differs only in what p cannot see gives p the same

@@ -14,7 +14,7 @@ import pytest
 from conformance import check_game
 
 from cardtable.agents import Observation, make_agent
-from cardtable.cards import parse_french
+from cardtable.cards import french_name, parse_french
 from cardtable.games.lost_ranks import (
     DRAW,
     SPY,
@@ -529,6 +529,57 @@ def test_lr20_resample_keeps_the_view_and_respects_voids() -> None:
     play(t, "AH", "draw", "ph 5H")
     r = t.resample(0, random.Random(3))
     assert r.phantom(1)[-1] == parse_french("JH") and r.view(0) == t.view(0)
+
+
+def _opening_deals() -> list[LostRanksState]:
+    """Three 2-player deals that seat 0 cannot tell apart (its hand, its phantom deck and
+    the Trump Card are the same; the dealer is seat 0, so seat 1 leads in each): A♥ in
+    seat 1's hand; A♥ face down in seat 1's phantom and A♦ in its hand; both face down."""
+    trump = "5C"
+    others = [c for c in range(53) if c not in cards(f"AH AD {trump}")]
+    own, own_phantom, rest = others[:17], others[17:26], others[26:]
+    deals = []
+    for in_phantom in ("", "AH", "AH AD"):
+        hidden = cards(in_phantom)
+        phantom = hidden + rest[: 9 - len(hidden)]
+        hand = [c for c in rest + cards("AH AD") if c not in phantom]
+        deals.append(deal(
+            {0: " ".join(map(french_name, own)), 1: " ".join(map(french_name, hand))}, trump, players=2,
+            phantoms={0: " ".join(map(french_name, own_phantom)), 1: " ".join(map(french_name, phantom))},
+        ))
+    return deals
+
+
+def test_lr20_first_lead_is_shown_only_to_the_seat_that_leads_it_lr6_lr12() -> None:
+    """LR-6 with LR-12/LR-20: the opponent of the leader learns nothing about where A♥
+    is (the leader's real hand, face down in its phantom deck, or neither) until it is led."""
+    deals = _opening_deals()
+    assert [d.current_player() for d in deals] == [1, 1, 1]
+    assert [d.view(1)["first_lead"] for d in deals] == ["AH", "AD", None]
+    assert deals[0].view(0) == deals[1].view(0) == deals[2].view(0)
+    assert deals[0].public_view() == deals[1].public_view() == deals[2].public_view()
+    assert deals[0].view(0)["first_lead"] is None
+    # Once led, the card is public (LR-20).
+    play(deals[0], "AH")
+    assert deals[0].public_view()["trick"] == [{"seat": 1, "card": "AH", "source": "hand"}]
+    # 4 players: the Trump Card alone says which ace leads; everybody is told.
+    assert scenario_a().public_view()["first_lead"] == "AH"
+
+
+def test_lr20_resample_before_the_first_lead_draws_every_lr6_case() -> None:
+    """Resampling for the leader's opponent draws from all three LR-6 cases of
+    :func:`_opening_deals`, each consistent with its view (LR-6, LR-12, LR-20)."""
+    state = _opening_deals()[0]
+    view = state.view(0)
+    seen = set()
+    for k in range(60):
+        r = state.resample(0, random.Random(k))
+        assert r.view(0) == view and r.current_player() == 1
+        lead = r.view(1)["first_lead"]
+        seen.add(lead)
+        legal = r.legal_action_strings()
+        assert legal == [f"play {lead}"] if lead else "draw two" in legal
+    assert seen == {"AH", "AD", None}
 
 
 def test_constrained_deal_is_uniform_enough() -> None:

@@ -10,6 +10,8 @@ seed or from explicit deck orders.  A :class:`State` is OpenSpiel-like:
 * :meth:`State.apply_action` / :meth:`State.undo_action` / :meth:`State.clone`;
 * :meth:`State.is_terminal` / :meth:`State.returns` / :meth:`State.result`;
 * :meth:`State.view` — exactly what one seat may know, as JSON-ready data;
+* :meth:`State.public_view` — exactly what everybody may know (a spectator's view),
+  contained in every seat's view (:func:`view_contains`);
 * :meth:`State.resample` — a state whose hidden information is redrawn
   consistently with one seat's view (for search agents).
 
@@ -44,7 +46,14 @@ class IllegalAction(ValueError):
 
 
 class Event(NamedTuple):
-    """What one applied action did: a small immutable record for logs and UIs."""
+    """What one applied action did: a small immutable record for logs and UIs.
+
+    An event is **public**: its text and note say only what every seat and every
+    spectator sees happen (the game's Information ruling — every card played is
+    public, LC-8, LR-20, RG-9), so front ends show it to all unredacted.  A game must
+    not name a hidden card in an event; ``tests/conformance.py`` checks that the event
+    of a move does not change when the cards some seat cannot see are redrawn.
+    """
 
     player: int
     action: int
@@ -210,6 +219,15 @@ class State(ABC):
         """
 
     @abstractmethod
+    def public_view(self) -> dict[str, JSON]:
+        """Everything every seat (and any spectator) may know now, JSON-ready.
+
+        Has the same always-present keys as :meth:`view`, with ``player`` ``None``.
+        It is contained in every seat's view (:func:`view_contains`): a seat's view
+        with some keys left out and some values replaced by ``None``.
+        """
+
+    @abstractmethod
     def resample(self, player: int, rng: random.Random) -> State:
         """A state that ``player`` cannot tell from this one, with every hidden
         card (and future deal) redrawn at random from what is consistent with
@@ -218,6 +236,37 @@ class State(ABC):
     def __str__(self) -> str:
         """The full true state (debugging and golden traces only: never shown to a player)."""
         return repr(self)
+
+
+def view_contains(seat_view: JSON, public: JSON) -> bool:
+    """Whether ``public`` shows nothing that ``seat_view`` does not (the containment
+    of :meth:`State.public_view` in every :meth:`State.view`).
+
+    ``public`` must be ``seat_view`` with some information taken out: a ``None``
+    stands for any value (hidden); a dict may leave keys out but every key it has
+    must be in ``seat_view`` with a contained value; a list has the same length with
+    every item contained; anything else is equal, of the same type.  The top-level
+    ``player`` key (a seat, or ``None`` in the public view) is not compared.
+
+    >>> view_contains({"player": 0, "hand": ["AS"], "pile": ["7H", "KD"]},
+    ...               {"player": None, "pile": ["7H", None]})
+    True
+    >>> view_contains({"player": 0, "pile": ["7H"]}, {"player": None, "pile": ["7H", "KD"]})
+    False
+    """
+    return _contains(seat_view, public, top=True)
+
+
+def _contains(whole: JSON, part: JSON, *, top: bool = False) -> bool:
+    if part is None:
+        return True
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(
+            (top and key == "player") or (key in whole and _contains(whole[key], value)) for key, value in part.items()
+        )
+    if isinstance(part, list):
+        return isinstance(whole, list) and len(whole) == len(part) and all(map(_contains, whole, part))
+    return type(whole) is type(part) and bool(whole == part)
 
 
 _RULE_PREFIXES: Final = ("LC-", "LR-", "RG-")

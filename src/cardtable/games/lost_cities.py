@@ -745,18 +745,26 @@ class LostCitiesState(State):
         ``scores`` are the match totals of finished rounds; ``expedition_scores``
         what each seat's expeditions would score if the round ended now (LC-6).
         ``opponent_known`` lists the cards the opponent took from discard piles
-        and still holds (a lower bound on their hand).
+        and still holds (a lower bound on their hand); ``hand_sizes`` and ``known``
+        give both seats' (public, as in :meth:`public_view`).
         """
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, not {player!r}")
+        return self._view(player)
+
+    def public_view(self) -> dict[str, JSON]:
+        """LC-8 public view: a seat's view without its ``hand`` and the
+        ``opponent_…`` keys (``hand_sizes`` and ``known`` give both seats')."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, JSON]:
         C = self._C
         index, starter, totals, round_scores, summaries, _start = self._rr
-        opp = 1 - player
         phase = "over" if self._cur < 0 else ("play" if self._phase == PLAY else "draw")
         banned = None
         if self._ban:
             banned = COLOR_LETTERS[self._ban.bit_length() - 1]
-        return {
+        view: dict[str, JSON] = {
             "game": self._g.name,
             "player": player,
             "current_player": self._cur,
@@ -766,9 +774,8 @@ class LostCitiesState(State):
             "starter": starter,
             "phase": phase,
             "banned": banned,
-            "hand": self._names_of(self._hand[player]),
-            "opponent_hand_size": _set_size(self._hand[opp], C),
-            "opponent_known": self._names_of(self._known[opp]),
+            "hand_sizes": [_set_size(self._hand[s], C) for s in range(2)],
+            "known": [self._names_of(self._known[s]) for s in range(2)],
             "expeditions": [self._expedition_view(self._exp[s]) for s in range(2)],
             "expedition_scores": [[expedition_score(self._exp[s], c) for c in range(C)] for s in range(2)],
             "discards": {COLOR_LETTERS[c]: [EXPEDITION_NAMES[k] for k in _pile_kinds(self._piles[c])] for c in range(C)},
@@ -788,6 +795,12 @@ class LostCitiesState(State):
                 for i, (s_starter, s_exp, s_per, s_scores) in enumerate(summaries)
             ],
         }
+        if player is not None:
+            opp = 1 - player
+            view["hand"] = self._names_of(self._hand[player])
+            view["opponent_hand_size"] = _set_size(self._hand[opp], C)
+            view["opponent_known"] = self._names_of(self._known[opp])
+        return view
 
     def resample(self, player: int, rng: random.Random) -> LostCitiesState:
         """Redraw the opponent's unknown cards and the draw pile (LC-8).

@@ -44,7 +44,8 @@ Scores
 Views (LR-20)
     Besides the protocol keys: ``hand`` (own real hand), ``hand_sizes``, ``armies``,
     ``army``, ``partner``, ``dealer``, ``trump_card``, ``trump_suit``, ``trump_colour``,
-    ``active_soldiers``, ``first_lead`` (the card LR-6 forces, until it is led), ``phase``
+    ``active_soldiers``, ``first_lead`` (the card LR-6 forces, until it is led; 2 players:
+    shown only to the seat that must lead it, see :meth:`LostRanksState.first_lead_shown_to`), ``phase``
     (``lead``/``follow``/``choose``/``over``), ``trick`` (seat, card, source), ``leader``,
     ``led_suit``, ``lead_source``, ``trick_number``, ``last_trick``, ``tricks_won``,
     ``captured`` (per army), ``discards``, ``round_points`` (this round so far),
@@ -53,13 +54,17 @@ Views (LR-20)
     trick winners) and ``winner``.  2 players: ``phantoms`` (per seat, top first; the
     owner sees every card, others only the face-up ones, ``None`` for the rest),
     ``phantom_face_up``, ``phantom_sizes`` and ``drawn`` (during a draw-two: the drawer
-    and its cards, hidden from the opponent unless they were face up).
+    and its cards, hidden from the opponent unless they were face up).  The public view
+    (:meth:`LostRanksState.public_view`) has no ``hand``, ``army`` or ``partner``.
 
 Resampling
     :meth:`LostRanksState.resample` deals every card the seat has not seen with
     :func:`constrained_deal` (exact counting, uniform over consistent deals): hand sizes,
     revealed voids, the LR-6 first-lead deductions and the opponent's phantom (size,
-    face-up cards kept in place, hidden cards in a random order) are respected.
+    face-up cards kept in place, hidden cards in a random order) are respected.  Before
+    the first lead of a 2-player round, the leader's opponent knows only that the
+    leader leads: the deal is drawn from every LR-6 case that makes it so, weighted by
+    its number of deals (:func:`count_deals`).
 
 A short session::
 
@@ -79,7 +84,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat, starmap
 from math import floor
@@ -452,16 +457,9 @@ def _splits(mask: int, n: int, caps: tuple[int, ...], g: int = 0) -> Iterator[tu
             yield (k,) + rest
 
 
-def constrained_deal(
-    types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int], rng: random.Random
-) -> list[list[int]]:
-    """Deal cards into groups uniformly among all deals that respect the constraints.
-
-    ``types`` are ``(allowed-groups bitmask, cards)``; group ``g`` receives exactly
-    ``sizes[g]`` cards.  Exact counting (a DP over the types and the groups' remaining
-    room), then one draw of ``rng.randrange`` and one shuffle per type: the result is a
-    pure function of the arguments and ``rng``.
-    """
+def _deal_ways(types: Sequence[tuple[int, Sequence[int]]]) -> Callable[[int, tuple[int, ...]], int]:
+    """``ways(i, caps)``: the number of deals of ``types[i:]`` (as in :func:`constrained_deal`)
+    that fill the groups' remaining room ``caps`` exactly (memoised)."""
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def ways(i: int, caps: tuple[int, ...]) -> int:
@@ -477,6 +475,38 @@ def constrained_deal(
             memo[key] = got
         return got
 
+    return ways
+
+
+def _deal_types(cards: int, allowed: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """The ``types`` of :func:`constrained_deal` for the cards of mask ``cards``, group
+    ``g`` taking the cards of mask ``allowed[g]``."""
+    by_mask: dict[int, list[int]] = {}
+    for c in _mask_to_list(cards):
+        gm = 0
+        for g, al in enumerate(allowed):
+            if al >> c & 1:
+                gm |= 1 << g
+        by_mask.setdefault(gm, []).append(c)
+    return sorted(by_mask.items())
+
+
+def count_deals(types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int]) -> int:
+    """The number of deals :func:`constrained_deal` chooses among (0 if none)."""
+    return _deal_ways(types)(0, tuple(sizes))
+
+
+def constrained_deal(
+    types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int], rng: random.Random
+) -> list[list[int]]:
+    """Deal cards into groups uniformly among all deals that respect the constraints.
+
+    ``types`` are ``(allowed-groups bitmask, cards)``; group ``g`` receives exactly
+    ``sizes[g]`` cards.  Exact counting (a DP over the types and the groups' remaining
+    room), then one draw of ``rng.randrange`` and one shuffle per type: the result is a
+    pure function of the arguments and ``rng``.
+    """
+    ways = _deal_ways(types)
     caps = tuple(sizes)
     total = ways(0, caps)
     if total == 0:
@@ -1367,6 +1397,29 @@ class LostRanksState(State):
         return list(self._phantoms[seat])
 
     def view(self, player: int) -> dict[str, JSON]:
+        v = self._view(player)
+        v["army"] = ARMY_NAMES[self._armies[player]]
+        v["partner"] = (player + 2) % 4 if self._n == 4 else None
+        v["hand"] = _names(self._hands[player])
+        return v
+
+    def public_view(self) -> dict[str, JSON]:
+        """LR-20 public view: a seat's view without ``hand``, ``army`` and ``partner``;
+        phantom and drawn cards only where face up; ``first_lead`` as :meth:`first_lead_shown_to`."""
+        return self._view(None)
+
+    def first_lead_shown_to(self, player: int | None) -> bool:
+        """Whether ``player`` (``None``: everybody) may be told which card LR-6 forces.
+
+        4 players: always — every card but the Trump Card is in a real hand, so the
+        Trump Card alone says whether A♥ or A♦ leads (LR-4, LR-6).  2 players: only
+        the seat that must lead it (it holds the card).  Its opponent must not learn
+        whether A♥ is in that hand, face down in a phantom deck or neither (LR-12,
+        LR-20); everybody sees the card once it is led.
+        """
+        return self._n == 4 or (player is not None and player == self._to_move)
+
+    def _view(self, player: int | None) -> dict[str, JSON]:
         n = self._n
         armies = self._armies
         totals = self._totals
@@ -1392,8 +1445,6 @@ class LostRanksState(State):
             "round_scores": [[rs[a] for a in armies] for rs in self._round_scores],
             "players": n,
             "armies": [ARMY_NAMES[a] for a in armies],
-            "army": ARMY_NAMES[armies[player]],
-            "partner": (player + 2) % 4 if n == 4 else None,
             "dealer": self._dealer,
             "tiebreak_round": self._tiebreaks,
             "target": self.game.target,
@@ -1405,8 +1456,9 @@ class LostRanksState(State):
             "trump_suit": SUIT_WORDS[self._trump_suit],
             "trump_colour": ARMY_NAMES[SUIT_COLOUR[self._trump_suit]],
             "active_soldiers": _names(self._active),
-            "first_lead": FRENCH_NAMES[self._forced] if self._forced >= 0 else None,
-            "hand": _names(self._hands[player]),
+            "first_lead": FRENCH_NAMES[self._forced]
+            if self._forced >= 0 and self.first_lead_shown_to(player)
+            else None,
             "hand_sizes": [h.bit_count() for h in self._hands],
             "trick": [{"seat": s, "card": FRENCH_NAMES[c], "source": SOURCE_NAMES[src]} for s, c, src in self._trick],
             "leader": self._leader,
@@ -1501,14 +1553,22 @@ class LostRanksState(State):
                 sizes.append(self._down[q] + hidden_pend)
                 allowed.append(ALL_CARDS & ~forced)
                 kinds.append((q, PHANTOM))
-        by_mask: dict[int, list[int]] = {}
-        for c in _mask_to_list(unseen):
-            gm = 0
-            for g, al in enumerate(allowed):
-                if al >> c & 1:
-                    gm |= 1 << g
-            by_mask.setdefault(gm, []).append(c)
-        types = sorted(by_mask.items())
+        if self._two and self._trick_no == 0 and not self._trick and not self._pending and player != self._to_move:
+            # Before the first lead the opponent's information is only that the seat to
+            # move leads: any LR-6 case that makes it the leader may be the true one.
+            cases = [
+                (_deal_types(unseen, [hand_allowed, phantom_allowed]), forced_card, not_in)
+                for hand_allowed, phantom_allowed, forced_card, not_in in self._opening_cases(player, known)
+            ]
+            weights = [count_deals(types, sizes) for types, _, _ in cases]
+            r = rng.randrange(sum(weights))
+            at = 0
+            while r >= weights[at]:
+                r -= weights[at]
+                at += 1
+            types, new._forced, new._not_in = cases[at]
+        else:
+            types = _deal_types(unseen, allowed)
         dealt = constrained_deal(types, sizes, rng)
         for (q, kind), cards in zip(kinds, dealt):
             if kind == HAND:
@@ -1530,6 +1590,38 @@ class LostRanksState(State):
         new._lm = None
         new._la = None
         return new
+
+    def _opening_cases(self, player: int, known: int) -> list[tuple[int, int, int, int]]:
+        """The LR-6 cases (2 players, before the first lead) in which the seat to move,
+        not ``player``, leads: ``(cards allowed in its hand, in its phantom deck, the
+        forced card, the aces in no real hand)``, given the cards ``known`` to ``player``.
+
+        A♥ in the leader's hand; or A♥ in no hand and A♦ in the leader's hand; or
+        (the leader being the non-dealer) neither ace in a hand.
+        """
+        leader = self._to_move
+        own = self._hands[player]
+        in_leader_hand, in_no_hand = 0, 1
+        wanted = [((in_leader_hand, -1), ACE_HEARTS, 0),
+                  ((in_no_hand, in_leader_hand), ACE_DIAMONDS, 1 << ACE_HEARTS)]
+        if leader == (self._dealer + 1) % 2:
+            wanted.append(((in_no_hand, in_no_hand), -1, (1 << ACE_HEARTS) | (1 << ACE_DIAMONDS)))
+        cases = []
+        for places, forced_card, not_in in wanted:
+            hand_allowed = ALL_CARDS & ~VOID_MASKS[self._voids[leader]]
+            phantom_allowed = ALL_CARDS
+            possible = True
+            for ace, place in zip((ACE_HEARTS, ACE_DIAMONDS), places):
+                bit = 1 << ace
+                if place == in_leader_hand:
+                    possible &= not known & bit
+                    phantom_allowed &= ~bit
+                elif place == in_no_hand:
+                    possible &= not own & bit
+                    hand_allowed &= ~bit
+            if possible:
+                cases.append((hand_allowed, phantom_allowed, forced_card, not_in))
+        return cases
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:
@@ -1586,5 +1678,6 @@ __all__ = [
     "PHANTOM_BASE",
     "SPY",
     "constrained_deal",
+    "count_deals",
     "make_deck",
 ]

@@ -1032,15 +1032,26 @@ class RankState(State):
         (``active``, ``declared_by``), ``loser`` and ``log`` (the public log; a draw
         shows its card only in the drawer's own view).
         """
+        view = self._view(player)
+        view["hand"] = self._hand_names(player)
+        return view
+
+    def public_view(self) -> dict[str, JSON]:
+        """RG-9 public view: a seat's view without ``hand`` and without the cards
+        of any draw (in ``log`` and ``pull_back``)."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, JSON]:
+        viewer = -1 if player is None else player
         done = self._cur < 0
         scores = self._scores()
-        log = [_log_entry(e, player) for e in self._log]
+        log = [_log_entry(e, viewer) for e in self._log]
         pull = None
         for e in reversed(self._log):
             if e[0] < self._turn[1]:
                 break
             if not done and e[0] == self._turn[1] and (e[1] == L_PULLBACK or (e[1] == L_OUT and e[4] >= 0)):
-                pull = _log_entry(e, player)
+                pull = _log_entry(e, viewer)
                 break
         pile = self._pile
         return {
@@ -1054,7 +1065,6 @@ class RankState(State):
             "packs": self.game.packs,
             "dealer": self._dealer,
             "moves": len(self.history),
-            "hand": self._hand_names(player),
             "top": FRENCH_NAMES[pile[-1]],
             "pile": [FRENCH_NAMES[c] for c in pile],
             "stock": len(self._stock) - self._pos,

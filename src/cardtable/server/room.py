@@ -41,10 +41,8 @@ from cardtable.server.views import (
     Key,
     card_names,
     dumps,
-    has_card_token,
     redact,
     redact_json,
-    redact_tokens,
     view_for,
 )
 from cardtable.server.workers import PoolBusy, SearchJob, SearchPool, default_workers
@@ -172,12 +170,11 @@ class LogLine:
     seat: int
     text: str
     note: str
-    per_key: dict[Key, tuple[str, str]] | None = None
-    """Redacted (text, note) per recipient, when the raw ones name a card."""
 
     def for_key(self, key: Key) -> dict[str, JSON]:
-        text, note = (self.text, self.note) if self.per_key is None else self.per_key[key]
-        return {"seq": self.seq, "seat": self.seat, "move": text, "note": note}
+        """The line as sent to ``key``: the same for everybody, since a game's events
+        are public (:class:`cardtable.protocol.Event`)."""
+        return {"seq": self.seq, "seat": self.seat, "move": self.text, "note": self.note}
 
 
 class Room:
@@ -206,10 +203,8 @@ class Room:
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
-            before = self._before_texts(self.state.action_to_string(action))
             event = self.state.apply_action(action)
-            self._views = {}
-            self.log.append(self._log_line(seq, event.player, event.text, event.note, before))
+            self.log.append(LogLine(seq, event.player, event.text, event.note))
         self._views = {}
 
     # --- projections ---------------------------------------------------------
@@ -225,50 +220,10 @@ class Room:
         """The view of ``key`` at the current seq, and its JSON text (cached)."""
         cached = self._views.get(key)
         if cached is None:
-            if key is None:
-                v = view_for(self.state, None, lambda s: self.view(s)[0])
-            else:
-                v = self.state.view(key)
+            v = view_for(self.state, key)
             cached = (v, dumps(v))
             self._views[key] = cached
         return cached
-
-    def _before_texts(self, text: str) -> dict[Key, str]:
-        """View texts of the state before a move: the cached ones, plus every
-        seat's when the move's text names a card (needed to redact it)."""
-        before = {k: v[1] for k, v in self._views.items()}
-        if has_card_token(text, self.cards):
-            for s in range(self.game.num_players):
-                if s not in before:
-                    before[s] = self.view(s)[1]
-        return before
-
-    def _log_line(self, seq: int, seat: int, text: str, note: str, before: dict[Key, str]) -> LogLine:
-        """A log line with its text and note redacted per recipient: a card may be
-        named to a seat that sees it before or after the move, and to spectators
-        if every seat sees it before, or every seat after (public knowledge)."""
-        line = LogLine(seq, seat, text, note)
-        if not (has_card_token(text, self.cards) or has_card_token(note, self.cards)):
-            return line
-        seats = range(self.game.num_players)
-        after = {s: self.view(s)[1] for s in seats}
-        line.per_key = {}
-        for s in seats:
-            seen = (before.get(s, ""), after[s])
-            line.per_key[s] = (redact(text, self.cards, seen), redact(note, self.cards, seen))
-        befores = [before.get(s) for s in seats]
-
-        def public(raw: str) -> str:
-            def visible(tok: str) -> bool:
-                quoted = f'"{tok}"'
-                if all(quoted in after[s] for s in seats):
-                    return True
-                return all(b is not None and quoted in b for b in befores)
-
-            return redact_tokens(raw, self.cards, visible)
-
-        line.per_key[None] = (public(text), public(note))
-        return line
 
     def redact_for(self, key: Key, text: str) -> str:
         return redact(text, self.cards, (self.view(key)[1],))
@@ -540,7 +495,6 @@ class Room:
             log.exception("match %s: storing move %s failed", self.id, new_seq)
             raise ProtocolError("storage", f"the move could not be stored ({type(err).__name__}); try again",
                                 status=503) from None
-        before = self._before_texts(text)
         try:
             event = self.state.apply_action(action)
         except Exception:  # pragma: no cover - why_illegal said legal
@@ -548,7 +502,7 @@ class Room:
             log.exception("match %s: stored move %s did not apply", self.id, new_seq)
             raise ProtocolError("internal", self.broken, status=500) from None
         self._views = {}
-        line = self._log_line(new_seq, event.player, event.text, event.note, before)
+        line = LogLine(new_seq, event.player, event.text, event.note)
         self.log.append(line)
         if conn is not None:
             ack: dict[str, JSON] = {"type": "ack", "seq": new_seq}
@@ -756,7 +710,6 @@ class Room:
         """The match as ``key`` saw it: the first view, then every move with the view after it."""
         state = self.game.new_state(seed=self.row.seed)
         steps: list[dict[str, JSON]] = [{"seq": 0, "view": view_for(state, key)}]
-        # (public views computed from the replayed state's own seat views)
         for line, action in zip(list(self.log), list(self.state.history)):
             state.apply_action(action)
             steps.append({"seq": line.seq, "event": line.for_key(key), "view": view_for(state, key)})
