@@ -154,6 +154,32 @@ def test_replay_of_a_finished_match_step_by_step_and_export(browser: Any, server
         public_ctx.close()
 
 
+def test_a_name_being_typed_survives_the_lobby_redrawing(browser: Any, server: LiveServer, tracker: Tracker) -> None:
+    """The lobby redraws itself when its lists change (its timer, another tab taking a
+    seat); a name being typed keeps its focus and its text, spaces included.  (A
+    redraw between a click into the field and the typing once lost Bob's name.)"""
+    m = server.create("rank", {"players": 2}, [{"kind": "human"}, {"kind": "ai"}])
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile")
+        page.click("#my-name")
+        page.keyboard.type("Ann ")
+        other = ctx.new_page()  # another tab of this browser takes a seat: the lobby lists it
+        other.goto(server.base + "/api/health")
+        other.evaluate("([id, token]) => localStorage.setItem('cardtable.matches', JSON.stringify("
+                       "{[id]: {game: 'rank', created: Date.now(), seats: [{seat: 0, token}]}}))",
+                       [m["match"], m["seats"][0]["token"]])
+        page.wait_for_selector(f".yours li[data-match='{m['match']}']")
+        page.keyboard.type("Lee")
+        assert page.input_value("#my-name") == "Ann Lee"
+        assert page.evaluate("() => localStorage.getItem('cardtable.name')") == "Ann Lee"
+        other.close()
+    finally:
+        ctx.close()
+
+
 def test_a_newcomer_joins_an_open_seat_from_the_lobby(browser: Any, server: LiveServer, tracker: Tracker) -> None:
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     bob_ctx = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
