@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -319,11 +318,12 @@ def test_takeover_of_a_departed_player(server: ServerThread) -> None:
     a, b = join(server, mid, t0), join(server, mid, t1)
     b.close()
     a.wait(lambda m: m["type"] == "seats" and not m["seats"][1]["connected"])
-    err = a.request({"type": "takeover", "seat": 1}, "error")
-    assert err["code"] == "too_early"
-    time.sleep(0.35)  # the test server's grace period is 0.3 s
-    a.send({"type": "takeover", "seat": 1, "agent": "random"})
-    seats = a.wait(lambda m: m["type"] == "seats" and m["seats"][1]["kind"] == "ai")
+    with server.settings_changed(takeover_grace=3600.0):  # gone for less than the grace period
+        err = a.request({"type": "takeover", "seat": 1}, "error")
+        assert err["code"] == "too_early" and "an AI may take over in" in err["message"]
+    with server.settings_changed(takeover_grace=0.0):  # gone for longer than it
+        a.send({"type": "takeover", "seat": 1, "agent": "random"})
+        seats = a.wait(lambda m: m["type"] == "seats" and m["seats"][1]["kind"] == "ai")
     assert seats["seats"][1]["agent"] == "random"
     # The AI now plays seat 1 whenever it is its turn.
     rng = random.Random(1)
