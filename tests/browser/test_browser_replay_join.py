@@ -11,10 +11,10 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, shown_cards, wait_seq
+from srvkit import CEILING, eventually
 from test_browser_ui import all_cards, match_id_of
 
 from cardtable import records
@@ -39,10 +39,8 @@ def finished_match(server: LiveServer) -> tuple[str, str]:
     r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": "heuristic"},
                          headers={"Authorization": f"Bearer {m['host_token']}"})
     assert r.status_code == 200, r.text
-    deadline = time.monotonic() + 60
-    while server.http.get(f"/api/matches/{mid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the AIs did not finish the match"
-        time.sleep(0.2)
+    eventually(lambda: server.http.get(f"/api/matches/{mid}").json()["status"] == "finished",
+               "the AIs did not finish the match", timeout=3 * CEILING)
     return mid, m["seats"][0]["token"]
 
 
