@@ -378,6 +378,7 @@ def test_lost_cities_heuristic_styles() -> None:
     assert make_agent("heuristic", game).style == STYLES["steady"]  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_lost_cities_bold_style_beats_the_baseline() -> None:
     """The search's own play-out style is the stronger one (docs/strength.md: 63 % of
     2000 matches); here 100 deals played from both seats, a regression guard."""
