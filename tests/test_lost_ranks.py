@@ -711,9 +711,11 @@ def _heuristic_rate(players: int, matches: int) -> float:
     return wins / matches
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_four_players() -> None:
     assert _heuristic_rate(4, 200) >= THRESHOLDS[4]
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_two_players() -> None:
     assert _heuristic_rate(2, 200) >= THRESHOLDS[2]

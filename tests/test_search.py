@@ -17,6 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from cardtable.agents import Observation, make_agent
+from cardtable.agents import search as search_module
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.agents.knowledge.lost_cities_policy import policy_action, ranked_moves
 from cardtable.agents.lost_cities import STYLES
@@ -185,11 +186,32 @@ def test_flat_monte_carlo_is_deterministic(name: str, options: dict[str, object]
     assert one.choose() in obs.legal_actions
 
 
-def test_time_budget_is_respected() -> None:
-    state = _decision_point("lost-cities", {}, seed=2, moves=6)
-    stats = search(Observation.of(state), SearchParams(seconds=0.1), seed=0)
-    assert stats.iterations >= 1
-    assert stats.seconds < 0.6
+class TickingClock:
+    """Stands in for the ``time`` module of :mod:`cardtable.agents.search`: its
+    ``perf_counter`` advances ``tick`` seconds at every reading, so a time budget is
+    tested against a clock the test drives, not against the machine's speed."""
+
+    def __init__(self, tick: float) -> None:
+        self.tick = tick
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+@pytest.mark.parametrize("mode", ["pimc", "ismcts"])
+def test_time_budget_is_respected(mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    obs = Observation.of(_decision_point("lost-cities", {}, seed=2, moves=6))
+    worlds: dict[float, int] = {}
+    for tick in (0.01, 0.001):
+        monkeypatch.setattr(search_module, "time", TickingClock(tick))
+        stats = search(obs, SearchParams(seconds=0.1, mode=mode), seed=0)
+        # the clock is read once a world: the search stops at the first reading past its budget
+        assert 0.1 <= stats.seconds <= 0.1 + 2 * tick + 1e-9, (tick, stats.seconds)
+        assert 1 <= stats.iterations <= 0.1 / tick + 1, (tick, stats.iterations)
+        worlds[tick] = stats.iterations
+    assert worlds[0.001] > 5 * worlds[0.01], "a slower clock gives the search more worlds"
 
 
 @pytest.mark.parametrize("name,options", GAMES)
@@ -357,6 +379,7 @@ def test_lost_cities_heuristic_styles() -> None:
     assert make_agent("heuristic", game).style == STYLES["steady"]  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 def test_lost_cities_bold_style_beats_the_baseline() -> None:
     """The search's own play-out style is the stronger one (docs/strength.md: 63 % of
     2000 matches); here 100 deals played from both seats, a regression guard."""

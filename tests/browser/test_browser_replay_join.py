@@ -11,10 +11,10 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, shown_cards, wait_seq
+from srvkit import CEILING, eventually
 from test_browser_ui import all_cards, match_id_of
 
 from cardtable import records
@@ -39,10 +39,8 @@ def finished_match(server: LiveServer) -> tuple[str, str]:
     r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": "heuristic"},
                          headers={"Authorization": f"Bearer {m['host_token']}"})
     assert r.status_code == 200, r.text
-    deadline = time.monotonic() + 60
-    while server.http.get(f"/api/matches/{mid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the AIs did not finish the match"
-        time.sleep(0.2)
+    eventually(lambda: server.http.get(f"/api/matches/{mid}").json()["status"] == "finished",
+               "the AIs did not finish the match", timeout=3 * CEILING)
     return mid, m["seats"][0]["token"]
 
 
@@ -152,6 +150,32 @@ def test_replay_of_a_finished_match_step_by_step_and_export(browser: Any, server
     finally:
         ctx.close()
         public_ctx.close()
+
+
+def test_a_name_being_typed_survives_the_lobby_redrawing(browser: Any, server: LiveServer, tracker: Tracker) -> None:
+    """The lobby redraws itself when its lists change (its timer, another tab taking a
+    seat); a name being typed keeps its focus and its text, spaces included.  (A
+    redraw between a click into the field and the typing once lost Bob's name.)"""
+    m = server.create("rank", {"players": 2}, [{"kind": "human"}, {"kind": "ai"}])
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile")
+        page.click("#my-name")
+        page.keyboard.type("Ann ")
+        other = ctx.new_page()  # another tab of this browser takes a seat: the lobby lists it
+        other.goto(server.base + "/api/health")
+        other.evaluate("([id, token]) => localStorage.setItem('cardtable.matches', JSON.stringify("
+                       "{[id]: {game: 'rank', created: Date.now(), seats: [{seat: 0, token}]}}))",
+                       [m["match"], m["seats"][0]["token"]])
+        page.wait_for_selector(f".yours li[data-match='{m['match']}']")
+        page.keyboard.type("Lee")
+        assert page.input_value("#my-name") == "Ann Lee"
+        assert page.evaluate("() => localStorage.getItem('cardtable.name')") == "Ann Lee"
+        other.close()
+    finally:
+        ctx.close()
 
 
 def test_a_newcomer_joins_an_open_seat_from_the_lobby(browser: Any, server: LiveServer, tracker: Tracker) -> None:

@@ -14,11 +14,10 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
-from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, secret_cards, wait_seq
+from browserkit import CEILING, DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, secret_cards, wait_seq
 
 Page = Any
 
@@ -40,7 +39,7 @@ def all_cards(page: Page, hand: str) -> list[str]:
     return cards
 
 
-def wait_turn(page: Page, timeout: float = 30_000) -> str:
+def wait_turn(page: Page, timeout: float = CEILING * 1000) -> str:
     try:
         page.wait_for_function("() => ['me', 'over'].includes(document.body.dataset.turn) "
                                "&& document.body.dataset.pending !== 'true'", timeout=timeout)
@@ -55,7 +54,6 @@ def wait_turn(page: Page, timeout: float = 30_000) -> str:
 # --- Lost Cities: two people, invite link ---------------------------------------------------
 def test_lost_cities_two_players_join_by_invite_and_finish_a_round(browser: Any, server: LiveServer,
                                                                    tracker: Tracker) -> None:
-    started = time.monotonic()
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     bob_ctx = browser.new_context(viewport=PHONE, locale="en-GB", is_mobile=True, has_touch=True)
     try:
@@ -156,7 +154,6 @@ def test_lost_cities_two_players_join_by_invite_and_finish_a_round(browser: Any,
     finally:
         ann_ctx.close()
         bob_ctx.close()
-    assert time.monotonic() - started < 120
 
 
 def switch_to_english(page: Page, finished: bool) -> bool:

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from srvkit import ServerThread, WsClient, generous_settings, join
+from srvkit import CEILING, ServerThread, WsClient, generous_settings, join
 
 from cardtable import records
 from cardtable.server.limits import ManualClock
@@ -358,7 +358,7 @@ def _takeover_of_a_departed_player(server: ServerThread, clock: ManualClock) -> 
     r = host_takes(0)
     assert r.status_code == 200 and r.json()["seats"][0]["kind"] == "ai"
     # Two AIs finish the match on their own.
-    watcher.wait(lambda m: m["type"] == "update" and m["status"] == "finished", timeout=30)
+    watcher.wait(lambda m: m["type"] == "update" and m["status"] == "finished", timeout=2 * CEILING)
     r = server.http.post(f"/api/matches/{mid}/seats/1/human", headers={"Authorization": f"Bearer {a.token}"})
     assert r.status_code == 403 and r.json()["code"] == "not_your_seat"
     watcher.close()

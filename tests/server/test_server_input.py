@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import ServerThread, WsClient, generous_settings, join
+from srvkit import CEILING, ServerThread, WsClient, generous_settings, join
 
 from cardtable.server.limits import ManualClock
 
@@ -265,7 +265,7 @@ def test_a_finished_match_keeps_its_seats(server: ServerThread) -> None:
             if ann.view["current_player"] < 0:
                 break
             if ann.view["current_player"] != 0:
-                ann.wait("update", timeout=30)
+                ann.wait("update", timeout=2 * CEILING)
                 continue
             seq = ann.seq
             ann.send({"type": "move", "seq": seq, "action": rng.choice(ann.legal)["action"]})

@@ -2,7 +2,9 @@
 // seats anyone may take), resume your matches (their seat tokens are kept in this
 // browser, per match and seat), replay finished ones, join or watch open matches.
 
-import { h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText } from "./util.js";
+import {
+  h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
+} from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel } from "./i18n.js";
 
 const GAME_ORDER = ["lost-cities", "lost-ranks", "rank"];
@@ -134,16 +136,20 @@ export class LobbyPage {
     }
   }
 
+  /** Redraw the lobby (its lists change under the person: a timer, another tab);
+   * a field being typed in keeps the focus and the text. */
   render() {
-    const root = clear(this.root);
-    root.className = "page lobby-page";
-    root.append(topbar([h("h1.page-title", null, t("lobby"))]));
-    const main = h("main.lobby");
-    if (this.error) main.append(h("p.error", { role: "alert" }, this.error));
-    main.append(this.newMatchPanel());
-    if (this.created) main.append(this.invitePanel(this.created));
-    main.append(this.yoursPanel(), this.openPanel());
-    root.append(main);
+    keepingFocus(() => {
+      const root = clear(this.root);
+      root.className = "page lobby-page";
+      root.append(topbar([h("h1.page-title", null, t("lobby"))]));
+      const main = h("main.lobby");
+      if (this.error) main.append(h("p.error", { role: "alert" }, this.error));
+      main.append(this.newMatchPanel());
+      if (this.created) main.append(this.invitePanel(this.created));
+      main.append(this.yoursPanel(), this.openPanel());
+      root.append(main);
+    });
   }
 
   newMatchPanel() {
