@@ -160,6 +160,16 @@ class GameInfo:
     def num_players(self, config: Any) -> int:
         return int(getattr(config, self.players_option)) if self.players_option else self.min_players
 
+    def player_counts(self) -> list[int]:
+        """Every number of players the game can be set up for."""
+        return [n for n in range(self.min_players, self.max_players + 1)
+                if self.players_option is None or self.option(self.players_option).refusal(n) is None]
+
+    def teams_of(self, num_players: int) -> list[list[int]]:
+        """Who plays together with ``num_players`` players (other options at their defaults)."""
+        options = {self.players_option: num_players} if self.players_option else {}
+        return self.teams(self.config(**options), num_players)
+
     def check(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``options`` checked against the description, with every default filled in.
 
@@ -179,7 +189,6 @@ class GameInfo:
     def as_json(self) -> dict[str, JSON]:
         """The description as plain data (``/api/games``)."""
         config = self.config()
-        n = self.num_players(config)
         return {
             "name": self.name,
             "title": self.title.as_json(),
@@ -189,7 +198,7 @@ class GameInfo:
             "players_option": self.players_option,
             "options": [option.as_json() for option in self.options],
             "max_game_length": self.max_game_length(config),
-            "teams": self.teams(config, n),
+            "teams": {str(n): self.teams_of(n) for n in self.player_counts()},
             "returns": {"min": self.min_return, "max": self.max_return, "sum": self.return_sum},
         }
 
