@@ -222,7 +222,7 @@ def test_description_matches_the_config(name: str) -> None:
     ("lost-cities", {"rounds": 0}, "rounds must be a whole number of at least 1 (LC-7), not 0"),
     ("lost-cities", {"rounds": "3"}, "rounds must be a whole number of at least 1 (LC-7), not '3'"),
     ("lost-cities", {"wings": 2}, "lost-cities has no option 'wings'; its options are: colors, rounds"),
-    ("lost-ranks", {"players": 3}, "players must be 4 or 2 (LR-3), not 3"),
+    ("lost-ranks", {"players": 3}, "players must be 2 or 4 (LR-3), not 3"),
     ("lost-ranks", {"force_strength": 1}, "force_strength must be true or false, not 1"),
     ("rank", {"players": 11}, "players must be a whole number from 2 to 10 (RG-1), not 11"),
 ])
@@ -264,4 +264,4 @@ def test_cli_flags_keep_their_names() -> None:
     assert res.exit_code == 0, res.output
     assert "'players': 2, 'force_strength': True, 'longer_game': True" in " ".join(res.output.split())
     res = runner.invoke(app, ["simulate", "lost-ranks", "--players", "3"])
-    assert res.exit_code == 2 and "players must be 4 or 2 (LR-3), not 3" in res.output
+    assert res.exit_code == 2 and "players must be 2 or 4 (LR-3), not 3" in res.output

@@ -76,7 +76,7 @@ class OptionInfo:
         if self.type is bool:
             return "true or false"
         if self.choices is not None:
-            words = [str(c) for c in self.choices]
+            words = [str(c) for c in sorted(self.choices)]
             return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
         if self.minimum is not None and self.maximum is not None:
             return f"a whole number from {self.minimum} to {self.maximum}"

@@ -8,7 +8,7 @@
 >>> load_game("lost-ranks", players=3)
 Traceback (most recent call last):
 ...
-ValueError: bad option for lost-ranks: players must be 4 or 2 (LR-3), not 3
+ValueError: bad option for lost-ranks: players must be 2 or 4 (LR-3), not 3
 """
 
 from __future__ import annotations

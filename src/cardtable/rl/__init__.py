@@ -14,8 +14,7 @@ these.
 
 See ``docs/rl.md`` for the tensor layouts and design notes.
 
->>> from cardtable.description import GameInfo, OptionInfo
-from cardtable.registry import game_info, game_names, load_game
+>>> from cardtable.registry import load_game
 >>> enc = encoder_for(load_game("lost-cities"))
 >>> enc.observation_shape, enc.information_state_shape
 ((454,), (1618,))
@@ -28,8 +27,8 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from cardtable.protocol import Game
 from cardtable.description import GameInfo, OptionInfo
+from cardtable.protocol import Game
 from cardtable.registry import game_info, game_names, load_game
 from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layout, Segment
 
