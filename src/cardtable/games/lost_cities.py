@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from cardtable.cards import COLOR_LETTERS, COLOR_WORDS, EXPEDITION_NAMES, parse_expedition
+from cardtable.description import GameInfo, Text, describe
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
 
 HAND_SIZE: Final = 8
@@ -238,17 +239,48 @@ class LostCitiesConfig:
     """Rounds in a match (LC-7); 1 plays a single round."""
 
 
+def _max_game_length(config: LostCitiesConfig) -> int:
+    # LC-5: at most 99 turns without a draw-pile card before each draw-pile card.
+    return config.rounds * 2 * 100 * (12 * config.colors - 16)
+
+
+INFO: Final = describe(
+    LostCitiesConfig,
+    name="lost-cities",
+    title=Text("Lost Cities", "Затерянные города"),
+    summary=Text("Two explorers, five expeditions: place rising cards, discard, draw.",
+                 "Два исследователя, пять экспедиций: выкладывайте карты по возрастанию, сбрасывайте, берите."),
+    min_players=2,
+    max_players=2,
+    max_game_length=_max_game_length,
+    options={
+        "colors": dict(
+            choices=(5, 6), rule="LC-1",
+            label=Text("Expeditions", "Экспедиции"),
+            choice_labels={5: Text("5 colours", "5 цветов"), 6: Text("6 colours (with purple)", "6 цветов (с фиолетовым)")},
+            help=Text("Five expedition colours, or six with the purple variant (LC-1).",
+                      "Пять цветов экспедиций или шесть — с фиолетовым вариантом (LC-1)."),
+        ),
+        "rounds": dict(
+            minimum=1, offered=(1, 2, 3, 4, 5), rule="LC-7",
+            label=Text("Rounds", "Раунды"),
+            help=Text("Rounds in a match; scores add up over the rounds, 1 plays a single round (LC-7).",
+                      "Раундов в партии; очки суммируются, 1 — один раунд (LC-7)."),
+        ),
+    },
+)
+"""The description of Lost Cities: its options, players and match length."""
+
+
 class LostCities(Game):
     """Lost Cities for two players (rulings LC-1 … LC-8)."""
 
-    name: ClassVar[str] = "lost-cities"
-    title: ClassVar[str] = "Lost Cities"
+    info: ClassVar[GameInfo] = INFO
+    name: ClassVar[str] = INFO.name
+    title: ClassVar[str] = INFO.title.en
 
     def __init__(self, *, colors: int = 5, rounds: int = 3) -> None:
-        if isinstance(colors, bool) or colors not in (5, 6):
-            raise ValueError(f"colors must be 5 or 6 (6 adds purple, LC-1), not {colors!r}")
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise ValueError(f"rounds must be a positive whole number (default 3, LC-7), not {rounds!r}")
+        INFO.check({"colors": colors, "rounds": rounds})
         self.config = LostCitiesConfig(colors=colors, rounds=rounds)
         self.colors = colors
         self.num_kinds = 10 * colors
