@@ -929,7 +929,8 @@ class LostCitiesState(State):
 
     def hand_size(self, seat: int) -> int:
         """How many cards ``seat`` holds (public, LC-8)."""
-        return card_set_size(self._hand[seat] & _CARD_BITS)
+        h = self._hand[seat]
+        return (h & _NUMBER_BITS).bit_count() + (h & _WAGER_LOW).bit_count() + 2 * (h & _WAGER_HIGH).bit_count()
 
     def expedition_set(self, seat: int) -> int:
         """The card set of ``seat``'s expeditions (public)."""

@@ -164,7 +164,6 @@ def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
         return _lead(s, legal, rng, p, army, trump, n == 2)
     two = n == 2
     led = s.led_suit
-    hand_mask = s.hand_mask
     cards = 0
     best = -1
     winner = -1
@@ -173,7 +172,7 @@ def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
         k = _key(c, led, trump)
         if k > best:
             best, winner = k, seat
-    after = [(p + i) % n for i in range(1, n - len(trick))]
+    after = [(q, s.hand_mask(q)) for q in ((p + i) % n for i in range(1, n - len(trick)))]
     pick = legal[0]
     top = -1e9
     for a in legal:
@@ -185,8 +184,8 @@ def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
         k = _key(c, lead, trump)
         if k > b:
             b, w = k, p
-        for q in after:  # each later seat puts on the best card it has
-            kq = _hand_best(hand_mask(q), lead, trump)
+        for q, hand in after:  # each later seat puts on the best card it has
+            kq = _hand_best(hand, lead, trump)
             if kq > b:
                 b, w = kq, q
         captor = armies[w] if w >= 0 else -1
