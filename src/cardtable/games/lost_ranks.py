@@ -1612,8 +1612,13 @@ class LostRanksState(State):
         """The two cards of a ``draw two`` waiting for the choice of one (LR-14), else ``()``."""
         return self._pending
 
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """The real hand of every seat as a bitmask, bit ``card`` per card (true state)."""
+        return tuple(self._hands)
+
     def hand_mask(self, seat: int) -> int:
-        """The real hand of ``seat`` as a bitmask, bit ``card`` per card (true state)."""
+        """The real hand of ``seat`` as a bitmask (true state)."""
         return self._hands[seat]
 
     def phantom_cards(self, seat: int) -> tuple[int, ...]:

@@ -172,7 +172,8 @@ def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
         k = _key(c, led, trump)
         if k > best:
             best, winner = k, seat
-    after = [(q, s.hand_mask(q)) for q in ((p + i) % n for i in range(1, n - len(trick)))]
+    hands = s.hand_masks
+    after = [(p + i) % n for i in range(1, n - len(trick))]
     pick = legal[0]
     top = -1e9
     for a in legal:
@@ -184,8 +185,8 @@ def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
         k = _key(c, lead, trump)
         if k > b:
             b, w = k, p
-        for q, hand in after:  # each later seat puts on the best card it has
-            kq = _hand_best(hand, lead, trump)
+        for q in after:  # each later seat puts on the best card it has
+            kq = _hand_best(hands[q], lead, trump)
             if kq > b:
                 b, w = kq, q
         captor = armies[w] if w >= 0 else -1
