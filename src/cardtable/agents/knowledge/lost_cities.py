@@ -32,7 +32,7 @@ from typing import Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
-from cardtable.agents.lost_cities import STYLES, policy_action, ranked_moves
+from cardtable.agents.lost_cities import STYLES, ViewTable, policy_action, ranked_moves
 from cardtable.games.lost_cities import LostCitiesState
 from cardtable.protocol import State
 
@@ -114,13 +114,10 @@ class LostCitiesKnowledge(Knowledge):
         return act
 
     def prior(self, obs: Observation, seed: int) -> int | None:
-        """:data:`OWN_STYLE`'s move, computed on a world sampled from ``obs`` (the policy
-        reads only what the seat to move sees, which every such world shares)."""
+        """:data:`OWN_STYLE`'s move: the heuristic on the seat's view."""
         if len(obs.legal_actions) < 2:
             return None
-        world = self.sample_world(obs, random.Random(seed))
-        assert isinstance(world, LostCitiesState)
-        move = policy_action(world, OWN_STYLE)
+        move = policy_action(ViewTable(obs.view), OWN_STYLE)
         return move if move in obs.legal_actions else None
 
     def candidates(self, obs: Observation, rng: random.Random) -> list[int]:
