@@ -204,7 +204,7 @@ class State(ABC):
             raise IllegalAction(f"{err}; legal now: {', '.join(self.legal_action_strings())}") from None
         reason = self.why_illegal(action)
         if reason is not None:
-            raise IllegalAction(reason, _rule_id(reason))
+            raise IllegalAction(reason, rule_id(reason))
         return action
 
     # --- outcome ------------------------------------------------------------
@@ -280,7 +280,12 @@ def _contains(whole: JSON, part: JSON, *, top: bool = False) -> bool:
 _RULE_PREFIXES: Final = ("LC-", "LR-", "RG-")
 
 
-def _rule_id(reason: str) -> str | None:
+def rule_id(reason: str) -> str | None:
+    """The first ruling id (``LC-3``, ``LR-14``, ``RG-6`` …) cited in ``reason``, if any.
+
+    >>> rule_id("you have no Y7 in your hand (LC-3)")
+    'LC-3'
+    """
     for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
         if word.startswith(_RULE_PREFIXES):
             return word.rstrip(".;:")

@@ -105,7 +105,7 @@ from cardtable.cards import (
 )
 from cardtable.cards import bit_list as _mask_to_list
 from cardtable.description import Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, _rule_id, round_rng
+from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng, rule_id
 
 # ---------------------------------------------------------------------------
 # Tables
@@ -1150,7 +1150,7 @@ class LostRanksState(State):
     def _refusal(self, action: int) -> IllegalAction:
         """The error for an illegal ``action``, with its reason and ruling."""
         reason = self.why_illegal(action) or "illegal move"
-        return IllegalAction(reason, _rule_id(reason))
+        return IllegalAction(reason, rule_id(reason))
 
     def _apply_any(self, action: int) -> Event:
         """Any legal play: the general path (a draw of the last phantom card, a round's last play)."""
@@ -1706,6 +1706,62 @@ class LostRanksState(State):
 
     def __repr__(self) -> str:
         return f"<LostRanksState players={self._n} seed={self.seed} round={self._round + 1} moves={len(self.history)}>"
+
+    # ------------------------------------------------------------------ fast read-only accessors
+    # For the search's play-outs on sampled worlds: small ints, bitmasks and tuples, no copies.
+    @property
+    def round_index(self) -> int:
+        """The round being played, from 0 (the last one once the match is over)."""
+        return self._round
+
+    @property
+    def army_totals(self) -> tuple[int, int]:
+        """Match points of the finished rounds: ``(red, black)`` (LR-17, LR-18)."""
+        return self._totals
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds finished, tie-break rounds included."""
+        return len(self._round_scores)
+
+    @property
+    def tiebreak_rounds(self) -> int:
+        """Tie-break rounds played or under way."""
+        return self._tiebreaks
+
+    @property
+    def trump_suit(self) -> int:
+        """The trump suit of the round (0..3: the suit of a card is ``card // 13``)."""
+        return self._trump_suit
+
+    @property
+    def led_suit(self) -> int:
+        """The suit the trick must follow (LR-7), -1 while no card has set one."""
+        return self._led
+
+    @property
+    def trick(self) -> tuple[tuple[int, int, int], ...]:
+        """The cards of the trick so far, in order: ``(seat, card, source)``, source 1 for a
+        card from the phantom deck (true state)."""
+        return tuple(self._trick)
+
+    @property
+    def drawn_pair(self) -> tuple[int, ...]:
+        """The two cards of a ``draw two`` waiting for the choice of one (LR-14), else ``()``."""
+        return self._pending
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """The real hand of every seat as a bitmask, bit ``card`` per card (true state)."""
+        return tuple(self._hands)
+
+    def hand_mask(self, seat: int) -> int:
+        """The real hand of ``seat`` as a bitmask (true state)."""
+        return self._hands[seat]
+
+    def phantom_cards(self, seat: int) -> tuple[int, ...]:
+        """The phantom deck of ``seat``, top first (true state; empty with 4 players)."""
+        return self._phantoms[seat]
 
 
 if set(LostRanksState.__slots__) - set(LostRanksState._copy.__code__.co_names):  # pragma: no cover

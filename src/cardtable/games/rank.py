@@ -1210,6 +1210,18 @@ class RankState(State):
     def __repr__(self) -> str:
         return f"<RankState players={self._n} seed={self.seed} moves={len(self.history)}>"
 
+    # --- fast read-only accessors (search play-outs) -------------------------------------
+    @property
+    def legal_mask(self) -> int:
+        """The legal actions of the seat to move as a bitmask: bit ``a`` set for action
+        ``a`` (``legal_actions()`` without building a list; 0 once the game is over)."""
+        return self._mask
+
+    @property
+    def anti_rank(self) -> bool:
+        """Whether Anti-Rank is on (RG-8): every card may be played, one a turn."""
+        return self._anti
+
 
 _PUBLIC_JSON: dict[tuple[int, ...], dict[str, JSON]] = {}
 """Public JSON of log entries, cached (entries recur across views); copied on output."""
