@@ -120,7 +120,8 @@ class Settings:
     ai_workers: int = field(default_factory=default_workers)
     """Worker processes searching AI moves and hints; 0 searches in a thread of the server."""
     max_queued_searches: int = 8
-    """Searches running or waiting beyond which a hint is refused with ``busy`` (AI moves wait)."""
+    """Hints running or waiting beyond which another hint is refused with ``busy``; AI moves
+    are counted apart and never refused (they wait their turn), so they never make a hint busy."""
     allowed_origins: tuple[str, ...] = ()
     """Browser origins (``https://example.org``) allowed besides the server's own."""
     allowed_hosts: tuple[str, ...] = ()
