@@ -335,6 +335,63 @@ def test_ai_moves_never_make_a_hint_busy(monkeypatch: pytest.MonkeyPatch) -> Non
     asyncio.run(released())
 
 
+# --- serving beyond this machine ---------------------------------------------------------------
+@pytest.fixture()
+def uvicorn_configs(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The uvicorn configs ``cardtable serve`` starts, without serving (so it exits
+    saying the server did not start) and without tuning this process's GC."""
+    import uvicorn
+
+    import cardtable.server
+
+    seen: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.append(self.config))
+    monkeypatch.setattr(cardtable.server, "tune_gc", lambda: None)
+    return seen
+
+
+def serve_main(args: list[str]) -> None:
+    from cardtable.server import main
+
+    with pytest.raises(SystemExit, match="did not start"):
+        main(args)
+
+
+def test_a_server_beyond_loopback_warns_how_to_allow_its_names(db: str, uvicorn_configs: list[Any],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    serve_main(["--host", "0.0.0.0", "--port", "0", "--db", db])
+    err = capsys.readouterr().err
+    assert "answering only requests addressed to localhost, 127.0.0.1 and ::1;" in err
+    assert "--allowed-host NAME" in err
+    for quiet in (["--host", "0.0.0.0", "--allowed-host", "mybox.lan"], ["--host", "127.0.0.1"]):
+        serve_main([*quiet, "--port", "0", "--db", db])
+        assert "warning" not in capsys.readouterr().err, quiet
+    assert len(uvicorn_configs) == 3
+
+
+def test_the_host_warning_names_what_is_answered() -> None:
+    from cardtable.server import host_warning
+
+    assert host_warning("127.0.0.2", ()) is None and host_warning("::1", ()) is None
+    assert host_warning("localhost", ()) is None and host_warning("::", ("*",)) is None
+    named = host_warning("192.168.1.5", ())
+    assert named is not None and "::1 and 192.168.1.5;" in named and "--allowed-host" in named
+
+
+def test_serve_passes_the_forwarded_ip_settings_to_uvicorn(db: str, uvicorn_configs: list[Any]) -> None:
+    serve_main(["--port", "0", "--db", db, "--proxy-headers", "--forwarded-allow-ips", "10.0.0.7,10.0.0.8"])
+    serve_main(["--port", "0", "--db", db])
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app
+
+    done = CliRunner().invoke(app, ["serve", "--port", "0", "--db", db, "--proxy-headers",
+                                    "--forwarded-allow-ips", "10.0.0.9"])
+    assert done.exit_code != 0 and "did not start" in done.output
+    forwarded = [(c.proxy_headers, c.forwarded_allow_ips) for c in uvicorn_configs]
+    assert forwarded == [(True, "10.0.0.7,10.0.0.8"), (False, "127.0.0.1"), (True, "10.0.0.9")]
+
+
 # --- one server per SQLite file ----------------------------------------------------------------
 def test_a_second_store_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'one.db'}"
