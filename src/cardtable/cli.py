@@ -160,6 +160,8 @@ def serve(
     max_sockets_per_address: int = typer.Option(32, "--max-sockets-per-address", min=1, help="Open websockets per client address."),
     ai_workers: Optional[int] = typer.Option(None, "--ai-workers", min=0, help="Processes searching AI moves and hints (default: cores - 1; 0: a thread)."),
     room_idle_seconds: float = typer.Option(300.0, "--room-idle-seconds", min=0, help="Seconds before an unattended match leaves memory (it reloads from the database)."),
+    proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy: take client addresses (for the per-address limits) from X-Forwarded-For."),
+    forwarded_allow_ips: str = typer.Option("127.0.0.1", "--forwarded-allow-ips", help="The proxies whose X-Forwarded-* headers are trusted (comma-separated; '*': any)."),
 ) -> None:
     """Start the game server and open the printed address in a browser to play."""
     try:
@@ -178,7 +180,8 @@ def serve(
     if ai_workers is not None:
         limits["ai_workers"] = ai_workers
     try:
-        run(host, port, db, ai_delay=ai_delay, **limits)
+        run(host, port, db, ai_delay=ai_delay, proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips,
+            **limits)
     except OSError as err:
         raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
     except RuntimeError as err:  # the database is in use by another server, or startup failed

@@ -178,6 +178,40 @@ def test_a_name_being_typed_survives_the_lobby_redrawing(browser: Any, server: L
         ctx.close()
 
 
+def test_the_lobby_shows_who_joined_instead_of_a_dead_invite(browser: Any, server: LiveServer,
+                                                              tracker: Tracker) -> None:
+    """Once a friend claims a seat by its link, the link answers auth_failed: the
+    creator's lobby shows "joined by NAME" there (after its next refresh), not the link."""
+    ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    bob_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        ann = tracker.watch(ann_ctx.new_page())
+        ann.goto(server.base + "/")
+        ann.wait_for_selector(".game-tile[data-game='rank']")
+        ann.fill("#my-name", "Ann")
+        ann.click(".game-tile[data-game='rank']")
+        ann.select_option("#opt-players", "3")
+        ann.select_option(".seat-row[data-seat='1'] select.seat-kind", "human")
+        ann.select_option(".seat-row[data-seat='2'] select.seat-kind", "human")
+        ann.click("#create")
+        invite = ann.input_value(".invite-link[data-seat='1']")
+        assert ann.is_visible(".invite-link[data-seat='2']")
+
+        bob = tracker.watch(bob_ctx.new_page())
+        bob.goto(invite)
+        bob.fill("#join-name", "Bob")
+        bob.click("#join")
+        bob.wait_for_selector(".players li[data-seat='1'].me")
+
+        ann.wait_for_selector(".invites li[data-seat='1'] .joined", timeout=CEILING * 1000)
+        assert ann.inner_text(".invites li[data-seat='1'] .joined") == "joined by Bob"
+        assert ann.query_selector(".invite-link[data-seat='1']") is None
+        assert ann.is_visible(".invite-link[data-seat='2']"), "an unclaimed seat keeps its link"
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
+
+
 def test_a_newcomer_joins_an_open_seat_from_the_lobby(browser: Any, server: LiveServer, tracker: Tracker) -> None:
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     bob_ctx = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ from websockets.sync.client import connect
 from cardtable.server.limits import ManualClock
 from cardtable.server.room import Settings
 from cardtable.server.store import DatabaseInUse, MatchRow, SeatRow, Store
+from cardtable.server import workers
 from cardtable.server.workers import SearchJob, run_search
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -286,6 +288,108 @@ def test_hints_are_refused_when_the_pool_is_saturated(db: str) -> None:
         finally:
             for c in clients:
                 c.close()
+
+
+def test_ai_moves_never_make_a_hint_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints and AI moves are counted apart: ten AI moves waiting leave room for
+    ``max_queued_searches`` hints, and only hints make another hint ``busy``."""
+    release = threading.Event()
+
+    def held_search(job: SearchJob) -> int:
+        assert release.wait(CEILING), "the held searches were never released"
+        return 7
+
+    monkeypatch.setattr(workers, "run_search", held_search)
+    job = SearchJob(game="rank", config_json="{}", seed=1, history=(), player=0, agent="random", agent_seed=1)
+
+    async def until(condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + CEILING
+        while not condition():
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0)
+
+    async def scenario() -> None:
+        pool = workers.SearchPool(0, max_queued=2)
+        loop = asyncio.get_running_loop()
+        moves = [loop.create_task(pool.run(job)) for _ in range(10)]
+        await until(lambda: pool.pending == 10, "ten AI moves counted")
+        hints = [loop.create_task(pool.run(job, refusable=True)) for _ in range(2)]
+        await until(lambda: pool.pending == 12 or any(h.done() for h in hints), "two hints counted")
+        refused = [h.exception() for h in hints if h.done()]
+        assert not refused, f"AI moves made a hint busy: {refused}"
+        assert (pool.moves, pool.hints, pool.pending) == (10, 2, 12)
+        with pytest.raises(workers.PoolBusy, match="busy with 2 hints"):
+            await pool.run(job, refusable=True)
+        more_moves = loop.create_task(pool.run(job))  # an AI move still waits its turn
+        await until(lambda: pool.moves == 11, "an eleventh AI move counted")
+        release.set()
+        assert await asyncio.gather(*moves, *hints, more_moves) == [7] * 13
+        assert (pool.moves, pool.hints) == (0, 0)
+
+    async def released() -> None:
+        try:
+            await scenario()
+        finally:
+            release.set()  # (before asyncio.run waits for the held threads)
+
+    asyncio.run(released())
+
+
+# --- serving beyond this machine ---------------------------------------------------------------
+@pytest.fixture()
+def uvicorn_configs(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The uvicorn configs ``cardtable serve`` starts, without serving (so it exits
+    saying the server did not start) and without tuning this process's GC."""
+    import uvicorn
+
+    import cardtable.server
+
+    seen: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.append(self.config))
+    monkeypatch.setattr(cardtable.server, "tune_gc", lambda: None)
+    return seen
+
+
+def serve_main(args: list[str]) -> None:
+    from cardtable.server import main
+
+    with pytest.raises(SystemExit, match="did not start"):
+        main(args)
+
+
+def test_a_server_beyond_loopback_warns_how_to_allow_its_names(db: str, uvicorn_configs: list[Any],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    serve_main(["--host", "0.0.0.0", "--port", "0", "--db", db])
+    err = capsys.readouterr().err
+    assert "answering only requests addressed to localhost, 127.0.0.1 and ::1;" in err
+    assert "--allowed-host NAME" in err
+    for quiet in (["--host", "0.0.0.0", "--allowed-host", "mybox.lan"], ["--host", "127.0.0.1"]):
+        serve_main([*quiet, "--port", "0", "--db", db])
+        assert "warning" not in capsys.readouterr().err, quiet
+    assert len(uvicorn_configs) == 3
+
+
+def test_the_host_warning_names_what_is_answered() -> None:
+    from cardtable.server import host_warning
+
+    assert host_warning("127.0.0.2", ()) is None and host_warning("::1", ()) is None
+    assert host_warning("localhost", ()) is None and host_warning("::", ("*",)) is None
+    named = host_warning("192.168.1.5", ())
+    assert named is not None and "::1 and 192.168.1.5;" in named and "--allowed-host" in named
+
+
+def test_serve_passes_the_forwarded_ip_settings_to_uvicorn(db: str, uvicorn_configs: list[Any]) -> None:
+    serve_main(["--port", "0", "--db", db, "--proxy-headers", "--forwarded-allow-ips", "10.0.0.7,10.0.0.8"])
+    serve_main(["--port", "0", "--db", db])
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app
+
+    done = CliRunner().invoke(app, ["serve", "--port", "0", "--db", db, "--proxy-headers",
+                                    "--forwarded-allow-ips", "10.0.0.9"])
+    assert done.exit_code != 0 and "did not start" in done.output
+    forwarded = [(c.proxy_headers, c.forwarded_allow_ips) for c in uvicorn_configs]
+    assert forwarded == [(True, "10.0.0.7,10.0.0.8"), (False, "127.0.0.1"), (True, "10.0.0.9")]
 
 
 # --- one server per SQLite file ----------------------------------------------------------------

@@ -148,20 +148,22 @@ def create_app(
     @app.post("/api/matches/{match_id}/moves")
     async def post_move(request: Request, match_id: str) -> Response:
         room = await rooms_of(request).get(match_id)
-        key = room.authenticate(bearer(request))
+        token = bearer(request)
+        key = room.authenticate(token)
         body = await json_body(request)
-        await room.move(key, body.get("seq"), body.get("move"), body.get("action"))
+        await room.move(key, body.get("seq"), body.get("move"), body.get("action"), token=token)
         return Response(room.state_message(key), media_type="application/json")
 
     @app.post("/api/matches/{match_id}/hint")
     async def post_hint(request: Request, match_id: str) -> dict[str, JSON]:
         room = await rooms_of(request).get(match_id)
-        key = room.authenticate(bearer(request))
+        token = bearer(request)
+        key = room.authenticate(token)
         body = await json_body(request, allow_empty=True)
         agent = body.get("agent")
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
-        return await room.hint(key, agent)
+        return await room.hint(key, agent, token=token)
 
     @app.post("/api/matches/{match_id}/seats/{seat}/ai")
     async def seat_to_ai(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
@@ -176,7 +178,7 @@ def create_app(
         else:
             if token is None:
                 raise ProtocolError("auth_required", "send the host token or a seat token", status=401)
-            await room.set_ai(seat, agent, by=room.authenticate(token), host=False)
+            await room.set_ai(seat, agent, by=room.authenticate(token), host=False, token=token)
         return {"seats": room.seats_info()}
 
     @app.post("/api/matches/{match_id}/seats/{seat}/human")
@@ -188,7 +190,7 @@ def create_app(
         key = room.authenticate(token)
         if key != seat:
             raise ProtocolError("not_your_seat", "only the seat's own player can take it back", status=403)
-        await room.reclaim(key)
+        await room.reclaim(key, token=token)
         return {"seats": room.seats_info()}
 
     @app.post("/api/matches/{match_id}/join")

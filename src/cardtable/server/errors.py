@@ -46,6 +46,11 @@ def error_body(err: ProtocolError) -> dict[str, JSON]:
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 """The ``code`` of an HTTP error that Starlette raises itself (by its status)."""
 
+
+def http_code(status: int) -> str:
+    """The ``code`` of an HTTP error of ``status`` that Starlette raises itself."""
+    return HTTP_CODES.get(status, "internal" if status >= 500 else "bad_request")
+
 INTERNAL = ProtocolError("internal", "the server could not handle this request; the error is logged", status=500)
 
 
@@ -101,7 +106,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     async def http_error(request: Request, err: Exception) -> JSONResponse:
         assert isinstance(err, StarletteHTTPException)
-        code = HTTP_CODES.get(err.status_code, "internal" if err.status_code >= 500 else "bad_request")
+        code = http_code(err.status_code)
         if err.status_code == 404:
             message = f"no such endpoint: {request.method} {request.url.path}"
         elif err.status_code == 405:

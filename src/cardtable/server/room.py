@@ -120,7 +120,8 @@ class Settings:
     ai_workers: int = field(default_factory=default_workers)
     """Worker processes searching AI moves and hints; 0 searches in a thread of the server."""
     max_queued_searches: int = 8
-    """Searches running or waiting beyond which a hint is refused with ``busy`` (AI moves wait)."""
+    """Hints running or waiting beyond which another hint is refused with ``busy``; AI moves
+    are counted apart and never refused (they wait their turn), so they never make a hint busy."""
     allowed_origins: tuple[str, ...] = ()
     """Browser origins (``https://example.org``) allowed besides the server's own."""
     allowed_hosts: tuple[str, ...] = ()
@@ -363,6 +364,14 @@ class Room:
             raise ProtocolError("auth_failed", "this token is not a seat of this match", status=403)
         return found
 
+    def check_token(self, key: Key, token: str | None) -> None:
+        """Refuse ``token`` unless it is still seat ``key``'s (lock held): an HTTP
+        request authenticates before it waits for the lock, and a claim may have
+        voided its invite token meanwhile.  ``None`` (a websocket, seated by
+        :meth:`attach` under the lock) is not checked again."""
+        if token is not None and self.authenticate(token) != key:
+            raise ProtocolError("auth_failed", "this token is not a seat of this match", status=403)
+
     def is_host(self, token: str | None) -> bool:
         return token is not None and hmac.compare_digest(hash_token(token), self.row.host_hash)
 
@@ -451,11 +460,13 @@ class Room:
             raise ProtocolError("illegal", str(err), rule=err.rule, status=409) from None
 
     async def move(self, key: Key, seq: JSON, move: JSON = None, action: JSON = None,
-                   conn: Connection | None = None, req_id: JSON = None) -> int:
-        """Apply a move from seat ``key``; returns the new seq."""
+                   conn: Connection | None = None, req_id: JSON = None, token: str | None = None) -> int:
+        """Apply a move from seat ``key`` (whose HTTP ``token`` is checked again
+        under the lock: :meth:`check_token`); returns the new seq."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ProtocolError("bad_message", "a move needs 'seq': the seq of the state it was chosen in")
         async with self.lock:
+            self.check_token(key, token)
             if key is None:
                 raise ProtocolError("not_a_player", "spectators cannot move", status=403)
             if self.broken:
@@ -589,15 +600,17 @@ class Room:
 
     # --- seats -------------------------------------------------------------------
     async def set_ai(self, seat_no: int, agent: str | None, *, by: Key, host: bool,
-                     conn: Connection | None = None, req_id: JSON = None) -> None:
+                     conn: Connection | None = None, req_id: JSON = None, token: str | None = None) -> None:
         """Hand seat ``seat_no`` to an AI: its own player (``by``) may at any time;
         another player, or the host (``by`` None with ``host``), only once the
         seat's player has been gone for the grace time — the host may also fill a
-        seat nobody has claimed yet.  ``conn`` gets the ``seats`` answer with ``req_id``."""
+        seat nobody has claimed yet.  ``conn`` gets the ``seats`` answer with ``req_id``;
+        the HTTP ``token`` of ``by`` is checked again under the lock (:meth:`check_token`)."""
         if agent is not None and agent not in agent_names(self.game.name):
             raise ProtocolError("bad_agent", f"unknown agent {agent!r}; choose from: "
                                 f"{', '.join(agent_names(self.game.name))}")
         async with self.lock:
+            self.check_token(by, token)
             if not 0 <= seat_no < self.game.num_players:
                 raise ProtocolError("bad_seat", f"seat must be 0..{self.game.num_players - 1}")
             if self.finished:
@@ -637,9 +650,12 @@ class Room:
             for c in list(self.connections_of(k)):
                 c.send(reply if c is conn else text)
 
-    async def reclaim(self, key: Key, conn: Connection | None = None, req_id: JSON = None) -> None:
-        """The seat's own player takes it back from the AI."""
+    async def reclaim(self, key: Key, conn: Connection | None = None, req_id: JSON = None,
+                      token: str | None = None) -> None:
+        """The seat's own player takes it back from the AI (an HTTP ``token``
+        checked again under the lock)."""
         async with self.lock:
+            self.check_token(key, token)
             if key is None:
                 raise ProtocolError("not_a_player", "spectators have no seat to reclaim", status=403)
             if self.finished:
@@ -683,7 +699,8 @@ class Room:
             return seat.row.seat, token
 
     # --- hints and replays ----------------------------------------------------------
-    async def hint(self, key: Key, agent_name: str | None = None) -> dict[str, JSON]:
+    async def hint(self, key: Key, agent_name: str | None = None, token: str | None = None) -> dict[str, JSON]:
+        """A suggested move for seat ``key`` (its HTTP ``token`` checked again under the lock)."""
         if key is None:
             raise ProtocolError("not_a_player", "spectators get no hints", status=403)
         if not self.row.options.get("hints", False):
@@ -693,6 +710,7 @@ class Room:
             raise ProtocolError("bad_agent", f"unknown agent {name!r}; choose from: "
                                 f"{', '.join(agent_names(self.game.name))}")
         async with self.lock:
+            self.check_token(key, token)
             if self.finished:
                 raise ProtocolError("match_over", "the match is over", status=409)
             if self.state.current_player() != key:

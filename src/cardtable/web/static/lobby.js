@@ -249,11 +249,18 @@ export class LobbyPage {
     const panel = h("section.panel.created", { role: "status" }, h("h2", null, t("invites_title")),
       h("p", null, t("invites_help")));
     const list = h("ul.invites");
+    const info = this.infos[created.id];
     for (const [seat, url] of Object.entries(created.invites)) {
+      const label = h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 }));
+      const s = info && info.seats && info.seats[Number(seat)];
+      if (s && (s.claimed || s.kind === "ai")) { // the link is dead now (auth_failed): say who sits there
+        const who = s.kind === "ai" ? seatName(info, s.seat) : t("joined_by", { name: s.name });
+        list.append(h("li", { "data-seat": seat }, label, h("span.joined", null, who)));
+        continue;
+      }
       const input = h("input.invite-link", { type: "text", readonly: true, value: url, "data-seat": seat, onfocus: (e) => e.target.select() });
-      const open = (created.open || []).includes(Number(seat));
-      list.append(h("li", null, h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 }),
-        open ? h("span.tag.open", { title: t("gets_open") }, t("open_seat")) : null), input,
+      if ((created.open || []).includes(Number(seat))) label.append(h("span.tag.open", { title: t("gets_open") }, t("open_seat")));
+      list.append(h("li", { "data-seat": seat }, label, input,
         h("button", { type: "button", onclick: (e) => { copyText(url); e.target.textContent = t("copied"); } }, t("copy"))));
     }
     panel.append(list, h("div.actions", null,
