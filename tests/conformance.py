@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import math
 import random
-from dataclasses import dataclass, field
 
 from cardtable import records
 from cardtable.protocol import TERMINAL, Event, Game, IllegalAction, State, view_contains
@@ -39,7 +38,6 @@ def check_game(game: Game, *, seeds: range = range(3), resample_every: int = 7, 
         _check_playout(game, seed, resample_every, max_actions)
 
 
-@dataclass
 class RedrawTally:
     """How often resampling for each seat changed the hidden state, over one match.
 
@@ -49,16 +47,12 @@ class RedrawTally:
     something (a 2-player Lost Ranks opponent whose phantom deck is all face up holds
     exactly the cards nobody else has), so the tally is judged over the match: every
     seat must see a hand redrawn at least once, and at least a quarter of all
-    resamples must redraw (the games redraw in 30 % to 100 % of them).  A
-    ``resample`` that returned a copy of the state fails both.
+    resamples must redraw (the games' seats redraw in about 30 % (2-player Lost Ranks)
+    to 100 % (Rank) of them).  A ``resample`` that returned a copy of the state fails both.
     """
 
-    num_players: int
-    resamples: list[int] = field(default_factory=list)
-    redraws: list[int] = field(default_factory=list)
-    hands_redrawn: list[bool] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
+    def __init__(self, num_players: int) -> None:
+        self.num_players = num_players
         self.resamples = [0] * self.num_players
         self.redraws = [0] * self.num_players
         self.hands_redrawn = [False] * self.num_players
