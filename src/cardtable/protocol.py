@@ -79,10 +79,6 @@ class Game(ABC):
     """Registry name, e.g. ``"lost-cities"``."""
     title: ClassVar[str]
     """Human title, e.g. ``"Lost Cities"``."""
-    returns_sum: ClassVar[float]
-    """What every seat's :meth:`State.returns` of a finished match add up to (0: zero-sum)."""
-    return_range: ClassVar[tuple[float, float]]
-    """The least and the greatest return of one seat (OpenSpiel's min and max utility)."""
 
     config: Any
     """A frozen, keyword-only dataclass of the variant options."""

@@ -243,8 +243,6 @@ class LostCities(Game):
 
     name: ClassVar[str] = "lost-cities"
     title: ClassVar[str] = "Lost Cities"
-    returns_sum: ClassVar[float] = 0.0  # LC-7: +1 the higher total, -1 the other, 0 each in a draw
-    return_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
 
     def __init__(self, *, colors: int = 5, rounds: int = 3) -> None:
         if isinstance(colors, bool) or colors not in (5, 6):

@@ -353,8 +353,6 @@ class LostRanks(Game):
 
     name = "lost-ranks"
     title = "Lost Ranks"
-    returns_sum = 0.0  # LR-17, LR-18, LR-19a: +1 each seat of the winning army, -1 the other, 0 in a draw
-    return_range = (-1.0, 1.0)
 
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
         if isinstance(players, bool) or players not in (2, 4):

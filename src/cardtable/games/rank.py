@@ -564,8 +564,6 @@ class Rank(Game):
 
     name = "rank"
     title = "Ранг (Rank)"
-    returns_sum = -1.0  # RG-7: -1 for the loser, 0 for everyone else
-    return_range = (-1.0, 0.0)
 
     def __init__(self, *, players: int = 4) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
