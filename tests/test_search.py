@@ -19,8 +19,7 @@ from typer.testing import CliRunner
 from cardtable.agents import Observation, make_agent
 from cardtable.agents import search as search_module
 from cardtable.agents.knowledge import knowledge_for
-from cardtable.agents.knowledge.lost_cities_policy import policy_action, ranked_moves
-from cardtable.agents.lost_cities import STYLES
+from cardtable.agents.lost_cities import STYLES, ViewTable, policy_action, ranked_moves
 from cardtable.agents.search import HardAgent, ISMCTSAgent, RootStats, SearchParams, hint, hint_text, search
 from cardtable.games.lost_cities import LostCities, first_starter
 from cardtable.lab.arena import arena_command, parse_entry
@@ -226,27 +225,44 @@ def test_levels_play_legal_moves(name: str, options: dict[str, object], level: s
 
 
 @pytest.mark.parametrize("colors", [5, 6])
-@pytest.mark.parametrize("style", ["steady", "bold"])
-def test_lost_cities_fast_policy_is_the_heuristic(colors: int, style: str) -> None:
-    """The play-out policy makes the heuristic bot's decisions (in each style),
-    computed on card sets."""
+def test_lost_cities_play_outs_are_the_heuristic_bot(colors: int) -> None:
+    """The search's play-outs (``rollout_for``: ``bold`` for the searcher, ``steady`` for the
+    opponent) make the heuristic bot's decisions in each style: one :func:`policy_action`,
+    read by the bot through its seat's JSON view (:class:`ViewTable`) and by the play-outs
+    through the state's accessors — which agree on every read, at every decision of
+    several matches with random moves mixed in."""
     game = LostCities(colors=colors)
-    bot = make_agent(f"heuristic:style={style}", game, seed=0)
-    compared = 0
-    for seed in range(3):
+    play_out = knowledge_for(game).rollout_for(0)
+    bots = (make_agent("heuristic:style=bold", game, seed=0), make_agent("heuristic", game, seed=0))
+    compared = [0, 0]
+    for seed in range(4):
         state = game.new_state(seed=seed)
         rng = random.Random(seed)
         while not state.is_terminal():
             legal = state.legal_actions()
+            p = state.current_player()
+            table = ViewTable(state.view(p))
+            reads = ("colors", "phase", "draw_pile_size", "drawable_piles")
+            assert [getattr(table, r) for r in reads] == [getattr(state, r) for r in reads]
+            assert table.hand_set(p) == state.hand_set(p) and table.known_set(1 - p) == state.known_set(1 - p)
+            for seat in (0, 1):
+                assert table.expedition_set(seat) == state.expedition_set(seat)
+                assert table.hand_size(seat) == state.hand_size(seat)
+            assert [table.discard_top(c) for c in range(colors)] == [state.discard_top(c) for c in range(colors)]
             if len(legal) > 1:
-                expected = bot.act(Observation.of(state))
-                assert policy_action(state, STYLES[style]) == expected, (seed, len(state.history))
-                compared += 1
+                expected = bots[p].act(Observation.of(state))
+                assert play_out(state, rng) == expected, (seed, len(state.history))
+                compared[p] += 1
                 # now and then a random move, so that the positions are not only the bot's own
                 state.apply_action(expected if rng.random() > 0.15 else rng.choice(legal))
             else:
                 state.apply_action(legal[0])
-    assert compared > 600
+    assert min(compared) > 400
+    me = first_starter(0)
+    with pytest.raises(ValueError, match=f"seat {me}'s view does not show seat {1 - me}'s hand"):
+        ViewTable(game.new_state(seed=0).view(me)).hand_set(1 - me)
+    with pytest.raises(ValueError, match=f"the view is seat {1 - me}'s, but seat {me} is to move"):
+        ViewTable(game.new_state(seed=0).view(1 - me))
 
 
 def test_lost_cities_candidates_start_with_the_bold_heuristic_move() -> None:

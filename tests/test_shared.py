@@ -226,3 +226,79 @@ def test_cli_play_quit_saves_and_resumes(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "lost-cities", "--resume", str(save)], input="quit\n")
     assert res.exit_code == 0, res.output
     assert len(records.load(save)["moves"]) >= len(rec["moves"])
+
+
+# --- the games' descriptions (cardtable.description) -------------------------------
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_description_matches_the_config(name: str) -> None:
+    """Every config field is described once, with the config's default and type."""
+    import dataclasses
+
+    from cardtable.registry import game_info
+
+    info = game_info(name)
+    game = load_game(name)
+    fields = dataclasses.fields(info.config)
+    assert [o.name for o in info.options] == [f.name for f in fields]
+    assert info.defaults() == game.config_dict()
+    for option in info.options:
+        assert type(option.default) is option.type
+        assert option.refusal(option.default) is None
+        assert option.help.en and option.help.ru and option.label.en and option.label.ru
+    assert info.name == game.name and info.title.en == game.title
+    assert info.min_players <= game.num_players <= info.max_players
+    assert game.max_game_length() == info.max_game_length(game.config) > 0
+    assert game.teams() == info.teams_of(game.num_players)
+
+
+@pytest.mark.parametrize("name,options,message", [
+    ("lost-cities", {"colors": 7}, "colors must be 5 or 6 (LC-1), not 7"),
+    ("lost-cities", {"colors": True}, "colors must be 5 or 6 (LC-1), not True"),
+    ("lost-cities", {"rounds": 0}, "rounds must be a whole number of at least 1 (LC-7), not 0"),
+    ("lost-cities", {"rounds": "3"}, "rounds must be a whole number of at least 1 (LC-7), not '3'"),
+    ("lost-cities", {"wings": 2}, "lost-cities has no option 'wings'; its options are: colors, rounds"),
+    ("lost-ranks", {"players": 3}, "players must be 2 or 4 (LR-3), not 3"),
+    ("lost-ranks", {"force_strength": 1}, "force_strength must be true or false, not 1"),
+    ("rank", {"players": 11}, "players must be a whole number from 2 to 10 (RG-1), not 11"),
+])
+def test_invalid_options_are_refused_with_what_is_allowed(name: str, options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError) as err:
+        load_game(name, **options)
+    assert str(err.value) == f"bad option for {name}: {message}"
+    cls = type(load_game(name))
+    if "wings" not in options:
+        with pytest.raises(ValueError, match="must be"):
+            cls(**options)  # the constructor checks from the same description
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "arena"])
+def test_cli_help_lists_every_option_with_its_help(command: str) -> None:
+    from cardtable.registry import game_info
+
+    res = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400", "TERMINAL_WIDTH": "400"})
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    for name in game_names():
+        for option in game_info(name).options:
+            assert option.flag in text and option.help.en in text, (command, option.name)
+    for line in res.output.splitlines():
+        if "--force-strength" in line or "--longer" in line:
+            assert "<bool>" not in line, line
+
+
+def test_cli_games_lists_options_and_players() -> None:
+    res = runner.invoke(app, ["games"], env={"COLUMNS": "400"})
+    assert res.exit_code == 0, res.output
+    assert "--force-strength" in res.output and "LR-16" in res.output and "2–10" in res.output
+    assert "--rounds (a whole number of at least 1, default 3)" in res.output
+
+
+def test_cli_flags_keep_their_names() -> None:
+    res = runner.invoke(app, ["simulate", "lost-ranks", "-p", "2", "--longer", "--force-strength", "--games", "1",
+                              "--agents", "random,random"])
+    assert res.exit_code == 0, res.output
+    assert "'players': 2, 'force_strength': True, 'longer_game': True" in " ".join(res.output.split())
+    res = runner.invoke(app, ["simulate", "lost-ranks", "--players", "3"])
+    assert res.exit_code == 2 and "players must be 2 or 4 (LR-3), not 3" in res.output

@@ -27,6 +27,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple
 
+from cardtable.description import GameInfo
+
 TERMINAL: Final = -4
 """``current_player()`` of a finished match (OpenSpiel's value)."""
 
@@ -75,10 +77,12 @@ def round_rng(seed: int, round_index: int) -> random.Random:
 class Game(ABC):
     """A configured rule set.  Subclasses set the class attributes below."""
 
+    info: ClassVar[GameInfo]
+    """The game's one description: titles, players, options (:mod:`cardtable.description`)."""
     name: ClassVar[str]
-    """Registry name, e.g. ``"lost-cities"``."""
+    """Registry name, e.g. ``"lost-cities"`` (``info.name``)."""
     title: ClassVar[str]
-    """Human title, e.g. ``"Lost Cities"``."""
+    """Human title, e.g. ``"Lost Cities"`` (``info.title.en``)."""
 
     config: Any
     """A frozen, keyword-only dataclass of the variant options."""
@@ -95,7 +99,11 @@ class Game(ABC):
 
         Statistics count a team once per match: partners are one sample, not two.
         """
-        return [[seat] for seat in range(self.num_players)]
+        return self.info.teams(self.config, self.num_players)
+
+    def max_game_length(self) -> int:
+        """A proven upper bound on the player decisions in one match of this configuration."""
+        return self.info.max_game_length(self.config)
 
     @abstractmethod
     def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> State:
@@ -196,7 +204,7 @@ class State(ABC):
             raise IllegalAction(f"{err}; legal now: {', '.join(self.legal_action_strings())}") from None
         reason = self.why_illegal(action)
         if reason is not None:
-            raise IllegalAction(reason, _rule_id(reason))
+            raise IllegalAction(reason, rule_id(reason))
         return action
 
     # --- outcome ------------------------------------------------------------
@@ -272,7 +280,12 @@ def _contains(whole: JSON, part: JSON, *, top: bool = False) -> bool:
 _RULE_PREFIXES: Final = ("LC-", "LR-", "RG-")
 
 
-def _rule_id(reason: str) -> str | None:
+def rule_id(reason: str) -> str | None:
+    """The first ruling id (``LC-3``, ``LR-14``, ``RG-6`` …) cited in ``reason``, if any.
+
+    >>> rule_id("you have no Y7 in your hand (LC-3)")
+    'LC-3'
+    """
     for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
         if word.startswith(_RULE_PREFIXES):
             return word.rstrip(".;:")

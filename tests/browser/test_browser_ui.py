@@ -421,3 +421,33 @@ def test_english_and_russian_have_the_same_texts(browser: Any, server: LiveServe
         assert page.evaluate("document.documentElement.lang") == "ru"
     finally:
         ctx.close()
+
+
+def test_lobby_options_come_from_the_description_with_a_help_line(browser: Any, server: LiveServer,
+                                                                   tracker: Tracker) -> None:
+    """The new-match form is built from /api/games: every option with its help in the page's language."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile[data-game='lost-ranks']")
+        page.click(".game-tile[data-game='lost-ranks']")
+        page.wait_for_selector("#opt-force_strength")
+        assert "cards that are not Lost Soldiers (LR-16)" in page.inner_text("#opt-force_strength-help")
+        assert "play to 15 points with no round limit (LR-17)" in page.inner_text("#opt-longer_game-help")
+        assert page.get_attribute("#opt-longer_game", "aria-describedby") == "opt-longer_game-help"
+        assert page.input_value("#opt-players") == "4"
+        assert "(partner)" in page.inner_text(".seat-row[data-seat='2']")
+        page.select_option("#opt-players", "2")
+        page.wait_for_selector(".seat-row[data-seat='1']")
+        assert page.locator(".seat-row").count() == 2
+        page.click(".lang-switch button[data-lang='ru']")
+        page.wait_for_selector("h2#new-title:text('Новая партия')")
+        assert "не являющихся пропавшими солдатами (LR-16)" in page.inner_text("#opt-force_strength-help")
+        assert "Длинная партия" in page.inner_text(".option[data-option='longer_game']")
+        page.click(".game-tile[data-game='lost-cities']")
+        page.wait_for_selector("#opt-rounds")
+        assert page.input_value("#opt-rounds") == "3"
+        assert "(LC-7)" in page.inner_text("#opt-rounds-help")
+    finally:
+        ctx.close()

@@ -11,6 +11,7 @@ import pytest
 from srvkit import CEILING, ServerThread, WsClient, generous_settings, join
 
 from cardtable import records
+from cardtable.registry import game_info
 from cardtable.server.limits import ManualClock
 
 VARIANTS = [
@@ -109,6 +110,14 @@ def test_health_games_and_creation_errors(server: ServerThread) -> None:
     games = {g["name"]: g for g in server.http.get("/api/games").json()}
     assert set(games) == {"lost-cities", "lost-ranks", "rank"}
     assert "heuristic" in games["lost-cities"]["agents"]
+    for name, entry in games.items():  # each game's description, as the lobby's form reads it
+        assert entry["description"] == game_info(name).as_json()
+    longer = {o["name"]: o for o in games["lost-ranks"]["description"]["options"]}["longer_game"]
+    assert longer["type"] == "bool" and longer["default"] is False and "LR-17" in longer["help"]["en"]
+    assert longer["help"]["ru"].startswith("4 игрока")
+    rounds = {o["name"]: o for o in games["lost-cities"]["description"]["options"]}["rounds"]
+    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (3, 1, None)
+    assert games["lost-ranks"]["description"]["teams"]["4"] == [[0, 2], [1, 3]]
     bad = [
         ({"game": "chess"}, "bad_game"),
         ({"game": "lost-cities", "config": {"colors": 9}}, "bad_config"),

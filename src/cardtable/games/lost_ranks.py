@@ -104,7 +104,8 @@ from cardtable.cards import (
     pretty_french,
 )
 from cardtable.cards import bit_list as _mask_to_list
-from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, _rule_id, round_rng
+from cardtable.description import Text, describe
+from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng, rule_id
 
 # ---------------------------------------------------------------------------
 # Tables
@@ -348,36 +349,81 @@ class LostRanksConfig:
     """LR-17/18: target 15 with no round cap (4 players), 7 fixed rounds (2 players)."""
 
 
+def _max_rounds(config: LostRanksConfig) -> int | None:
+    """4 players: the round cap (7, none in a longer game, LR-17); 2 players: the fixed rounds (LR-18)."""
+    if config.players == 4:
+        return None if config.longer_game else 7
+    return 7 if config.longer_game else 4
+
+
+def _max_game_length(config: LostRanksConfig) -> int:
+    rounds = (_max_rounds(config) or 50) + 11  # LR-17/18/19a: tiebreaks stop after 10
+    per_round = 52 if config.players == 4 else 26 * 2 * 2  # draw-two + choose
+    return rounds * per_round
+
+
+def _armies(config: LostRanksConfig, num_players: int) -> list[list[int]]:
+    """The two armies with 4 players (LR-3: partners sit across); alone with 2."""
+    return [[0, 2], [1, 3]] if num_players == 4 else [[0], [1]]
+
+
+INFO: Final = describe(
+    LostRanksConfig,
+    name="lost-ranks",
+    title=Text("Lost Ranks", "Пропавшие солдаты (Lost Ranks)"),
+    summary=Text("Trick-taking rescue mission: 2 vs 2, or a duel with phantom decks.",
+                 "Взятки ради спасения солдат: 2 на 2 или дуэль с фантомными колодами."),
+    min_players=2,
+    max_players=4,
+    players_option="players",
+    max_game_length=_max_game_length,
+    teams=_armies,
+    options={
+        "players": dict(
+            choices=(4, 2), rule="LR-3", flags=("-p",),
+            label=Text("Players", "Игроки"),
+            choice_labels={4: Text("4 players (2 vs 2)", "4 игрока (2 на 2)"),
+                           2: Text("2 players (Command of Two)", "2 игрока (командование двоих)")},
+            help=Text("4: two armies of partners sitting across (LR-3); 2: each player also has a phantom deck (LR-12).",
+                      "4: две армии, партнёры сидят друг напротив друга (LR-3); 2: у каждого ещё и фантомная колода (LR-12)."),
+        ),
+        "force_strength": dict(
+            label=Text("Force Strength", "Сила войска"),
+            help=Text("Each round, +1 point to the army that captured more cards that are not Lost Soldiers (LR-16).",
+                      "В каждом раунде +1 очко армии, взявшей больше карт, не являющихся пропавшими солдатами (LR-16)."),
+        ),
+        "longer_game": dict(
+            flags=("--longer",),
+            label=Text("Longer game", "Длинная партия"),
+            help=Text("4 players: play to 15 points with no round limit (LR-17); 2 players: 7 rounds instead of 4 (LR-18).",
+                      "4 игрока: до 15 очков без ограничения раундов (LR-17); 2 игрока: 7 раундов вместо 4 (LR-18)."),
+        ),
+    },
+)
+"""The description of Lost Ranks: its options, players, armies and match length."""
+
+
 class LostRanks(Game):
     """The Lost Ranks rule set."""
 
-    name = "lost-ranks"
-    title = "Lost Ranks"
+    info = INFO
+    name = INFO.name
+    title = INFO.title.en
 
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
-        if isinstance(players, bool) or players not in (2, 4):
-            raise ValueError(f"players must be 2 or 4 (Lost Ranks, LR-3), not {players!r}")
-        for key, value in (("force_strength", force_strength), ("longer_game", longer_game)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{key} must be True or False, not {value!r}")
+        INFO.check({"players": players, "force_strength": force_strength, "longer_game": longer_game})
         self.config = LostRanksConfig(players=players, force_strength=force_strength, longer_game=longer_game)
         self.num_players = players
         self.num_distinct_actions = NUM_CARDS if players == 4 else PHANTOM_BASE + NUM_CARDS
         self.target: int | None = (15 if longer_game else 10) if players == 4 else None
         """Points that end a 4-player match (LR-17); ``None`` for 2 players."""
-        self.max_rounds: int | None = None if (players == 4 and longer_game) else (
-            7 if players == 4 or longer_game else 4
-        )
+        self.max_rounds: int | None = _max_rounds(self.config)
         """4 players: the round cap (7, none in a longer game); 2 players: the fixed rounds."""
         self.tricks_per_round = 13 if players == 4 else 26
         self._action_names: tuple[str, ...] = tuple(
             ["play " + FRENCH_NAMES[c] for c in range(NUM_CARDS)]
             + ([] if players == 4 else ["draw two"] + ["phantom " + FRENCH_NAMES[c] for c in range(NUM_CARDS)])
         )
-
-    def teams(self) -> list[list[int]]:
-        """The two armies with 4 players (LR-3: partners sit across); alone with 2."""
-        return [[0, 2], [1, 3]] if self.num_players == 4 else [[0], [1]]
 
     def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> LostRanksState:
         checked = None if decks is None else [self._check_deck(i, d) for i, d in enumerate(decks)]
@@ -1104,7 +1150,7 @@ class LostRanksState(State):
     def _refusal(self, action: int) -> IllegalAction:
         """The error for an illegal ``action``, with its reason and ruling."""
         reason = self.why_illegal(action) or "illegal move"
-        return IllegalAction(reason, _rule_id(reason))
+        return IllegalAction(reason, rule_id(reason))
 
     def _apply_any(self, action: int) -> Event:
         """Any legal play: the general path (a draw of the last phantom card, a round's last play)."""
@@ -1660,6 +1706,62 @@ class LostRanksState(State):
 
     def __repr__(self) -> str:
         return f"<LostRanksState players={self._n} seed={self.seed} round={self._round + 1} moves={len(self.history)}>"
+
+    # ------------------------------------------------------------------ fast read-only accessors
+    # For the search's play-outs on sampled worlds: small ints, bitmasks and tuples, no copies.
+    @property
+    def round_index(self) -> int:
+        """The round being played, from 0 (the last one once the match is over)."""
+        return self._round
+
+    @property
+    def army_totals(self) -> tuple[int, int]:
+        """Match points of the finished rounds: ``(red, black)`` (LR-17, LR-18)."""
+        return self._totals
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds finished, tie-break rounds included."""
+        return len(self._round_scores)
+
+    @property
+    def tiebreak_rounds(self) -> int:
+        """Tie-break rounds played or under way."""
+        return self._tiebreaks
+
+    @property
+    def trump_suit(self) -> int:
+        """The trump suit of the round (0..3: the suit of a card is ``card // 13``)."""
+        return self._trump_suit
+
+    @property
+    def led_suit(self) -> int:
+        """The suit the trick must follow (LR-7), -1 while no card has set one."""
+        return self._led
+
+    @property
+    def trick(self) -> tuple[tuple[int, int, int], ...]:
+        """The cards of the trick so far, in order: ``(seat, card, source)``, source 1 for a
+        card from the phantom deck (true state)."""
+        return tuple(self._trick)
+
+    @property
+    def drawn_pair(self) -> tuple[int, ...]:
+        """The two cards of a ``draw two`` waiting for the choice of one (LR-14), else ``()``."""
+        return self._pending
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """The real hand of every seat as a bitmask, bit ``card`` per card (true state)."""
+        return tuple(self._hands)
+
+    def hand_mask(self, seat: int) -> int:
+        """The real hand of ``seat`` as a bitmask (true state)."""
+        return self._hands[seat]
+
+    def phantom_cards(self, seat: int) -> tuple[int, ...]:
+        """The phantom deck of ``seat``, top first (true state; empty with 4 players)."""
+        return self._phantoms[seat]
 
 
 if set(LostRanksState.__slots__) - set(LostRanksState._copy.__code__.co_names):  # pragma: no cover

@@ -58,6 +58,7 @@ from typing import Final, NamedTuple
 
 from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
 from cardtable.cards import bit_list as _kinds
+from cardtable.description import Text, describe
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
 
 __all__ = [
@@ -559,15 +560,47 @@ class RankConfig:
         return 1 if self.players <= 4 else 2
 
 
+def _max_game_length(config: RankConfig) -> int:
+    # Every card is played once at most (the pile is never turned over); every draw takes a
+    # stock card; passes happen only with an empty stock, fewer than n between two plays.
+    n = config.players
+    return (n + 2) * sum(pack_counts(config.packs)) + n
+
+
+INFO: Final = describe(
+    RankConfig,
+    name="rank",
+    title=Text("Ранг (Rank)", "Ранг"),
+    summary=Text("Russian shedding game: play a card one rank away; don't be the last one holding cards.",
+                 "Русская игра на сброс: кладите карту на ранг выше или ниже; не останьтесь последним с картами."),
+    min_players=2,
+    max_players=10,
+    players_option="players",
+    max_game_length=_max_game_length,
+    min_return=-1.0,
+    max_return=0.0,
+    return_sum=-1.0,
+    options={
+        "players": dict(
+            minimum=2, maximum=10, rule="RG-1", flags=("-p",), form_default=2,
+            label=Text("Players", "Игроки"),
+            help=Text("2 to 10 players: one pack of 54 up to 4 players, two packs from 5 (RG-1).",
+                      "От 2 до 10 игроков: одна колода из 54 карт до 4 игроков, две — от 5 (RG-1)."),
+        ),
+    },
+)
+"""The description of Ранг: its players, options and match length; the one loser gets −1."""
+
+
 class Rank(Game):
     """Ранг for 2–10 players (one match = one game)."""
 
-    name = "rank"
-    title = "Ранг (Rank)"
+    info = INFO
+    name = INFO.name
+    title = INFO.title.en
 
     def __init__(self, *, players: int = 4) -> None:
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
-            raise ValueError(f"players must be an integer from 2 to 10 (RG-1), not {players!r}")
+        INFO.check({"players": players})
         self.config = RankConfig(players=players)
         self.num_players = players
         self.num_distinct_actions = NUM_ACTIONS
@@ -1176,6 +1209,18 @@ class RankState(State):
 
     def __repr__(self) -> str:
         return f"<RankState players={self._n} seed={self.seed} moves={len(self.history)}>"
+
+    # --- fast read-only accessors (search play-outs) -------------------------------------
+    @property
+    def legal_mask(self) -> int:
+        """The legal actions of the seat to move as a bitmask: bit ``a`` set for action
+        ``a`` (``legal_actions()`` without building a list; 0 once the game is over)."""
+        return self._mask
+
+    @property
+    def anti_rank(self) -> bool:
+        """Whether Anti-Rank is on (RG-8): every card may be played, one a turn."""
+        return self._anti
 
 
 _PUBLIC_JSON: dict[tuple[int, ...], dict[str, JSON]] = {}

@@ -104,6 +104,7 @@ def create_app(
                 "title": game.title,
                 "num_players": game.num_players,
                 "options": game.config_dict(),
+                "description": game.info.as_json(),
                 "agents": list(agent_names(name)),
                 "default_agent": default_agent(name),
             })

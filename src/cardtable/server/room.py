@@ -717,9 +717,9 @@ class Room:
 
 
 def _rule_of(reason: str) -> str | None:
-    from cardtable.protocol import _rule_id
+    from cardtable.protocol import rule_id
 
-    return _rule_id(reason)
+    return rule_id(reason)
 
 
 class Rooms:
