@@ -15,9 +15,9 @@ Information (each game's ruling: LC-8, LR-20, RG-9) is checked three ways:
 * the event of a move is the same in every such redrawn state in which the move
   is legal and leads to the same public view (events are public).
 
-The returns (:func:`_check_returns`) are zero before the end; at the end they add
-up to the game's ``returns_sum``, lie in its ``return_range`` and are shared by
-partners (``Game.teams``).
+The returns (:func:`_check_returns`) are zero before the end; at the end they lie
+between the description's ``min_return`` and ``max_return``, add up to its
+``return_sum`` (``Game.info``) and are shared by partners (``Game.teams``).
 """
 
 from __future__ import annotations
@@ -141,16 +141,16 @@ def _check_playout(game: Game, seed: int, resample_every: int, max_actions: int)
 
 
 def _check_returns(state: State) -> None:
-    """The returns of a finished match: one float per seat in the game's
-    ``return_range``, adding up to its ``returns_sum``, equal for partners, and the
-    ``returns`` of the result."""
-    game = state.game
+    """The returns of a finished match: one float per seat between the description's
+    ``min_return`` and ``max_return``, adding up to its ``return_sum`` (LC-7, LR-17,
+    LR-18, LR-19a, RG-7), equal for partners, and the ``returns`` of the result."""
+    game, info = state.game, state.game.info
     returns = state.returns()
     assert len(returns) == game.num_players and all(isinstance(r, float) for r in returns)
-    low, high = game.return_range
-    assert all(low <= r <= high for r in returns), f"returns {returns} outside {game.return_range}"
-    assert math.isclose(sum(returns), game.returns_sum, abs_tol=1e-9), (
-        f"returns {returns} add up to {sum(returns)}, not {game.returns_sum}")
+    assert all(info.min_return <= r <= info.max_return for r in returns), (
+        f"returns {returns} outside {info.min_return} … {info.max_return}")
+    assert math.isclose(sum(returns), info.return_sum, abs_tol=1e-9), (
+        f"returns {returns} add up to {sum(returns)}, not {info.return_sum}")
     for team in game.teams():
         assert len({returns[seat] for seat in team}) == 1, f"partners {team} have different returns {returns}"
     assert state.result()["returns"] == returns
