@@ -8,13 +8,14 @@ seats 0 and 2 (4 players) or seat 0 (2 players) the Red army.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from conformance import check_game
 
 from cardtable.agents import Observation, make_agent
 from cardtable.cards import french_name, parse_french
+from cardtable.games import lost_ranks
 from cardtable.games.lost_ranks import (
     DRAW,
     SPY,
@@ -610,23 +611,53 @@ def test_conformance(options: dict[str, object]) -> None:
     check_game(LostRanks(**options), seeds=range(2))  # type: ignore[arg-type]
 
 
-def _random_match(game: LostRanks, seed: int) -> tuple[list[int], list[float]]:
+def _recorded_match(game: LostRanks, seed: int, before_each_move: Callable[[], object]) -> list[object]:
+    """A random match (moves from ``random.Random(seed)``, independent of the global
+    random state) as every step's views and public view, then the history and result."""
     s = game.new_state(seed=seed)
-    rng = random.Random(seed)
+    choices = random.Random(seed)
+    trail: list[object] = []
     while not s.is_terminal():
-        random.seed(rng.random())  # disturb the global state: it must not matter
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s.history, s.returns()
+        before_each_move()
+        trail.append(([s.view(p) for p in range(game.num_players)], s.public_view()))
+        s.apply_action(choices.choice(s.legal_actions()))
+    trail += [s.history, s.result()]
+    return trail
+
+
+def _assert_deterministic(game: LostRanks) -> None:
+    """The same seed and moves give the same match whatever the global random state
+    is, at the deal and before every move; another seed gives another deal."""
+    random.seed(1)
+    undisturbed = _recorded_match(game, 11, lambda: None)
+    random.seed(2)
+    disturbance = random.Random(99)
+    disturbed = _recorded_match(game, 11, lambda: random.seed(disturbance.random()))
+    assert disturbed == undisturbed, "the match depends on the global random state"
+    first, second, other = (game.new_state(seed=s) for s in (5, 5, 6))
+    assert str(first) == str(second)
+    hands = [[s.view(p)["hand"] for p in range(game.num_players)] for s in (first, other)]
+    assert hands[0] != hands[1], "another seed must deal other hands"
 
 
 @pytest.mark.parametrize("players", [4, 2])
 def test_determinism(players: int) -> None:
-    g = LostRanks(players=players)
-    random.seed(1)
-    first = _random_match(g, 11)
-    random.seed(2)
-    assert _random_match(g, 11) == first
-    assert str(g.new_state(seed=5)) == str(g.new_state(seed=5))
+    _assert_deterministic(LostRanks(players=players))
+
+
+@pytest.mark.parametrize("from_round", [0, 1])
+def test_determinism_test_catches_global_randomness(from_round: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of the check: an engine shuffling with the global ``random`` (from the
+    first deal, or only from the second round on, after moves were applied) fails it."""
+    true_round_rng = lost_ranks.round_rng
+
+    def leaky_round_rng(seed: int, index: int) -> random.Random:
+        return random if index >= from_round else true_round_rng(seed, index)  # type: ignore[return-value]
+
+    monkeypatch.setattr(lost_ranks, "round_rng", leaky_round_rng)
+    for players in (4, 2):
+        with pytest.raises(AssertionError, match="global random state"):
+            _assert_deterministic(LostRanks(players=players))
 
 
 def test_options_and_action_names() -> None:

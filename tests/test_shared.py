@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conformance import check_game
 from typer.testing import CliRunner
 
 from cardtable import records
@@ -45,6 +46,42 @@ def test_deterministic_under_disturbed_global_random(game_name: str, options: di
     random.seed(2)
     second = _play(game_name, options, 11, disturb=True)
     assert first == second
+
+
+CHEAP_VARIANTS = [("lost-cities", {"rounds": 1}), ("lost-ranks", {"players": 2}), ("rank", {"players": 3})]
+
+
+def _state_class(game_name: str, options: dict[str, object]) -> type:
+    return type(load_game(game_name, **options).new_state(seed=0))
+
+
+@pytest.mark.parametrize("game_name,options", CHEAP_VARIANTS, ids=[g for g, _ in CHEAP_VARIANTS])
+def test_conformance_fails_if_resample_redraws_nothing(
+        game_name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of the check: a ``resample`` that is ``clone`` keeps every view and
+    passes every other test, but redraws no hidden card (LC-8, LR-20, RG-9)."""
+    monkeypatch.setattr(_state_class(game_name, options), "resample", lambda self, player, rng: self.clone())
+    with pytest.raises(AssertionError, match="redraw"):
+        check_game(load_game(game_name, **options), seeds=range(1))
+
+
+@pytest.mark.parametrize("game_name,options", CHEAP_VARIANTS, ids=[g for g, _ in CHEAP_VARIANTS])
+def test_conformance_fails_on_wrong_returns(
+        game_name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of the check: returns before the end, and a sum the game does not
+    declare (LC-7, LR-17, RG-7), are caught."""
+    game = load_game(game_name, **options)
+    cls = _state_class(game_name, options)
+    true_returns = cls.returns
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "returns", lambda self: [1.0] + [0.0] * (game.num_players - 1))
+        with pytest.raises(AssertionError, match="zero before the end"):
+            check_game(game, seeds=range(1))
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "returns", lambda self: [r + 0.5 for r in true_returns(self)] if self.is_terminal()
+                      else true_returns(self))
+        with pytest.raises(AssertionError, match="add up to|outside"):
+            check_game(game, seeds=range(1))
 
 
 def test_registry_names_and_errors() -> None:
