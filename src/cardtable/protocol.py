@@ -47,14 +47,51 @@ class IllegalAction(ValueError):
         self.rule = rule
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class EventDetail:
+    """One fact of an :class:`Event`, as data: a frozen dataclass per kind of fact.
+
+    Each game defines its own subclasses (documented in its module and, per game, in
+    ``docs/server-protocol.md``); ``kind`` names the fact in snake case
+    (``"card_played"``, ``"trick_won"``).  Seats are ints; cards are their canonical
+    names (``"AH"``, ``"Y7"``), so a record is JSON-ready as it is.  Front ends render
+    these records, never the English :attr:`Event.note`.
+
+    >>> @dataclasses.dataclass(frozen=True, slots=True)
+    ... class Shown(EventDetail):
+    ...     kind: ClassVar[str] = "shown"
+    ...     seat: int
+    ...     cards: tuple[str, ...]
+    >>> Shown(1, ("AH", "10S")).to_json()
+    {'kind': 'shown', 'seat': 1, 'cards': ['AH', '10S']}
+    """
+
+    kind: ClassVar[str] = "detail"
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"kind": …, <fields>}``; tuples become lists."""
+        out: dict[str, JSON] = {"kind": self.kind}
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            out[field.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+def details_json(details: Sequence[EventDetail]) -> list[dict[str, JSON]]:
+    """The records of an event as JSON-ready dicts (what the server sends)."""
+    return [detail.to_json() for detail in details]
+
+
 class Event(NamedTuple):
     """What one applied action did: a small immutable record for logs and UIs.
 
-    An event is **public**: its text and note say only what every seat and every
-    spectator sees happen (the game's Information ruling — every card played is
+    An event is **public**: its text, note and details say only what every seat and
+    every spectator sees happen (the game's Information ruling — every card played is
     public, LC-8, LR-20, RG-9), so front ends show it to all unredacted.  A game must
-    not name a hidden card in an event; ``tests/conformance.py`` checks that the event
-    of a move does not change when the cards some seat cannot see are redrawn.
+    not name a hidden card in an event (a card drawn from a face-down stock is a
+    :class:`EventDetail` field set to ``None``; the drawer learns it from its own
+    view); ``tests/conformance.py`` checks that the event of a move does not change
+    when the cards some seat cannot see are redrawn.
     """
 
     player: int
@@ -62,7 +99,10 @@ class Event(NamedTuple):
     text: str
     """The action in the game's notation, e.g. ``"play Y7"``."""
     note: str = ""
-    """Consequences worth announcing: ``"round 1 ends"``, ``"wins the trick"`` …"""
+    """Consequences in English, for logs and traces: ``"round 1 ends"`` … (never parsed:
+    front ends render :attr:`details`)."""
+    details: tuple[EventDetail, ...] = ()
+    """What happened, as typed records (:class:`EventDetail`), in order."""
 
 
 def round_rng(seed: int, round_index: int) -> random.Random:

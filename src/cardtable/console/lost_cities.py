@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.cards import COLOR_LETTERS
+from cardtable.games.lost_cities import CardDrawn, RoundEnded
 from cardtable.protocol import Event
 
 COLOR_STYLES = {
@@ -267,9 +268,9 @@ def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
         line = say("draw_deck")
     else:
         color = _color_word(arg, lang)
-        taken = event.note.split(";")[0].split() if event.note.startswith("takes ") else []
-        line = say("take", card=taken[1], color=color) if len(taken) == 2 else say("take_unknown", color=color)
-    if " ends" in event.note:
+        taken = next((d.card for d in event.details if isinstance(d, CardDrawn)), None)
+        line = say("take", card=taken, color=color) if taken else say("take_unknown", color=color)
+    if any(isinstance(d, RoundEnded) for d in event.details):
         summaries = view["round_summaries"]
         if summaries:
             last = summaries[-1]

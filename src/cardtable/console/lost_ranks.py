@@ -13,7 +13,6 @@ names a hidden card.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -21,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cardtable.cards import parse_french, pretty_french
+from cardtable.games.lost_ranks import CardFaceUp, CardPlayed, MatchEnded, NoWinnerTrick, PhantomDrawn, RoundEnded, TrickWon
 from cardtable.protocol import Event
 
 SEAT_NAMES = {
@@ -420,39 +420,27 @@ def _phantoms(view: dict[str, Any], lang: str) -> list[RenderableType]:
     return out
 
 
-_SEAT = re.compile(r"seat (\d+) wins the trick")
-_ROUND = re.compile(r"round (\d+) ends: red \+(\d+), black \+(\d+)")
-
-
 def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
-    """One line announcing ``event`` to the viewer of ``view`` (the view after the event)."""
+    """One line announcing ``event`` to the viewer of ``view`` (the view after the event),
+    from its typed details."""
     t = _t(lang)
     me = event.player
     parts: list[str] = []
-    action = event.action
-    if action < 53:
-        parts.append(_say(view, "plays", me, lang, card=_plain(event.text.split()[-1], lang)))
-    elif action == 53:
-        parts.append(_say(view, "draws", me, lang))
-    else:
-        parts.append(_say(view, "plays_ph", me, lang, card=_plain(event.text.split()[-1], lang)))
-    for note in filter(None, event.note.split("; ")):
-        if note.endswith("goes face up"):
-            parts.append(t["face_up_note"].format(card=_plain(note.split()[0], lang)))
-        elif note.startswith("plays "):
-            parts[0] = _say(view, "plays_ph", me, lang, card=_plain(note.split()[1].rstrip(","), lang))
-        elif m := _SEAT.match(note):
-            parts.append(_say(view, "trick_won", int(m.group(1)), lang))
-        elif note.startswith("no winner"):
+    for d in event.details:
+        if isinstance(d, CardPlayed):
+            parts.append(_say(view, "plays" if d.source == "hand" else "plays_ph", me, lang, card=_plain(d.card, lang)))
+        elif isinstance(d, PhantomDrawn):
+            parts.append(_say(view, "draws", me, lang))
+        elif isinstance(d, CardFaceUp):
+            parts.append(t["face_up_note"].format(card=_plain(d.card, lang)))
+        elif isinstance(d, TrickWon):
+            parts.append(_say(view, "trick_won", d.seat, lang))
+        elif isinstance(d, NoWinnerTrick):
             parts.append(t["no_winner"])
-        elif m := _ROUND.match(note):
-            parts.append(t["round_end"].format(n=m.group(1), red=m.group(2), black=m.group(3)))
-        elif note.endswith("wins the match"):
-            parts.append(t["match_won"].format(army=t[note.split()[0]]))
-        elif note.endswith("is a draw"):
-            parts.append(t["match_draw"])
-        else:
-            parts.append(note)
+        elif isinstance(d, RoundEnded):
+            parts.append(t["round_end"].format(n=d.round, red=d.points[0], black=d.points[1]))
+        elif isinstance(d, MatchEnded):
+            parts.append(t["match_won"].format(army=t[d.winner]) if d.winner else t["match_draw"])
     return " — ".join(parts)
 
 

@@ -55,7 +55,7 @@ from typing import Any, ClassVar, Final
 
 from cardtable.cards import COLOR_LETTERS, COLOR_WORDS, EXPEDITION_NAMES, parse_expedition
 from cardtable.description import GameInfo, Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
+from cardtable.protocol import JSON, TERMINAL, Event, EventDetail, Game, IllegalAction, State, round_rng
 
 HAND_SIZE: Final = 8
 """Cards dealt to each player (LC-2)."""
@@ -257,6 +257,65 @@ def score_cards(kinds: Sequence[int]) -> int:
 # ---------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------
+# Event details (what each applied action did, as data; every one is public, LC-8)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(EventDetail):
+    """``seat`` placed ``card`` on its expedition (``to="expedition"``) or on its
+    colour's discard pile (``to="discard"``) (LC-3)."""
+
+    kind: ClassVar[str] = "card_played"
+    seat: int
+    card: str
+    to: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(EventDetail):
+    """``seat`` took a card (LC-4): from the draw pile (``source="deck"``, ``card``
+    ``None``: only the drawer sees it, in its own view) or the top ``card`` of the
+    discard pile of colour letter ``source``."""
+
+    kind: ClassVar[str] = "card_drawn"
+    seat: int
+    source: str
+    card: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(EventDetail):
+    """Round ``round`` (1-based) is over (LC-5) because ``reason`` (``"deck_empty"`` or
+    ``"stall"``, the 100-turn safeguard); ``scores`` per seat (LC-6), ``totals`` the
+    match totals after it."""
+
+    kind: ClassVar[str] = "round_ended"
+    round: int
+    reason: str
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(EventDetail):
+    """Round ``round`` (1-based) is dealt and ``starter`` leads it (LC-7)."""
+
+    kind: ClassVar[str] = "round_started"
+    round: int
+    starter: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(EventDetail):
+    """The match is over (LC-7): ``winner`` a seat, or ``None`` for a draw; ``totals``
+    per seat."""
+
+    kind: ClassVar[str] = "match_ended"
+    winner: int | None
+    totals: tuple[int, ...]
+
+
 @dataclass(frozen=True, kw_only=True)
 class LostCitiesConfig:
     """Options of Lost Cities."""
@@ -330,12 +389,25 @@ class LostCities(Game):
             (dd, *[dd + 1 + c for c in range(colors) if m >> c & 1]) for m in range(1 << colors)
         ]
         self._events: list[list[Event]] = [
-            [Event(p, a, names[a]) for a in range(self.num_distinct_actions)] for p in range(2)
-        ]
-        self._take_events: list[list[Event]] = [
-            [Event(p, dd + 1 + k // 10, names[dd + 1 + k // 10], f"takes {EXPEDITION_NAMES[k]}") for k in range(self.num_kinds)]
+            [Event(p, a, names[a], "", self._action_details(p, a)) for a in range(self.num_distinct_actions)]
             for p in range(2)
         ]
+        self._take_events: list[list[Event]] = [
+            [Event(p, dd + 1 + k // 10, names[dd + 1 + k // 10], f"takes {EXPEDITION_NAMES[k]}",
+                   (CardDrawn(p, COLOR_LETTERS[k // 10], EXPEDITION_NAMES[k]),)) for k in range(self.num_kinds)]
+            for p in range(2)
+        ]
+
+    def _action_details(self, p: int, a: int) -> tuple[EventDetail, ...]:
+        """The details of seat ``p``'s action ``a`` when nothing else happens (a draw from
+        a discard pile names its card: see ``_take_events``)."""
+        dd = 20 * self.colors
+        if a < dd:
+            c, r = divmod(a, 20)
+            return (CardPlayed(p, EXPEDITION_NAMES[10 * c + r % 10], "expedition" if r < 10 else "discard"),)
+        if a == dd:
+            return (CardDrawn(p, "deck", None),)
+        return ()
 
     # --- names -------------------------------------------------------------
     def _make_action_name(self, a: int) -> str:
@@ -669,6 +741,10 @@ class LostCitiesState(State):
         note = f"round {index + 1} ends, {why}: {scores[0]} to {scores[1]}"
         if taken is not None:
             note = f"takes {EXPEDITION_NAMES[taken]}; " + note
+        drawn = (CardDrawn(p, "deck", None) if taken is None
+                 else CardDrawn(p, COLOR_LETTERS[taken // 10], EXPEDITION_NAMES[taken]))
+        details: tuple[EventDetail, ...] = (
+            drawn, RoundEnded(index + 1, "deck_empty" if taken is None else "stall", scores, totals))
         round_scores = (*round_scores, scores)
         summaries = (*summaries, summary)
         name = self._g._names[action]
@@ -682,7 +758,8 @@ class LostCitiesState(State):
             else:
                 w = 0 if totals[0] > totals[1] else 1
                 note += f"; seat {w} wins the match {totals[w]} to {totals[1 - w]} (LC-7)"
-            return Event(p, action, name, note)
+            winner = None if totals[0] == totals[1] else 0 if totals[0] > totals[1] else 1
+            return Event(p, action, name, note, (*details, MatchEnded(winner, totals)))
         if totals[0] != totals[1]:
             nxt = 0 if totals[0] > totals[1] else 1
         else:
@@ -690,7 +767,7 @@ class LostCitiesState(State):
         self._rr = (index + 1, nxt, totals, round_scores, summaries, len(self.history))
         self._deal(self._g.deck_for(self.seed, self.decks, index + 1))
         note += f"; seat {nxt} starts round {index + 2} (LC-7)"
-        return Event(p, action, name, note)
+        return Event(p, action, name, note, (*details, RoundStarted(index + 2, nxt)))
 
     def undo_action(self) -> None:
         if not self._stack:

@@ -89,7 +89,7 @@ from dataclasses import dataclass
 from itertools import repeat, starmap
 from math import floor
 from operator import itemgetter, mul
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from cardtable.cards import (
     ACE,
@@ -105,7 +105,7 @@ from cardtable.cards import (
 )
 from cardtable.cards import bit_list as _mask_to_list
 from cardtable.description import Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng, rule_id
+from cardtable.protocol import JSON, TERMINAL, Event, EventDetail, Game, IllegalAction, State, round_rng, rule_id
 
 # ---------------------------------------------------------------------------
 # Tables
@@ -201,23 +201,120 @@ _WIN_NOTES: Final = ("no winner: the trick is discarded (LR-11)",) + tuple(f"sea
 _FACE_UP_WIN: Final = tuple(tuple(f"{up}; {note}" for note in _WIN_NOTES[:3]) for up in _FACE_UP)
 """Notes of a drawn card finishing a trick (2 players): ``[other card][winner + 1]``."""
 
-_EVENT_TABLES: dict[int, tuple[tuple[tuple[Event, ...], ...], tuple[tuple[tuple[Event, ...], ...], ...]]] = {}
-"""Per number of players: the plain events ``[seat][action]`` and the events of hand
-plays finishing a trick ``[seat][card][winner + 1]`` (events are immutable: shared)."""
+# ---------------------------------------------------------------------------
+# Event details (what each applied action did, as data; every one is public, LR-20)
 
 
-def _event_tables(n: int, names: Sequence[str]) -> tuple[
-    tuple[tuple[Event, ...], ...], tuple[tuple[tuple[Event, ...], ...], ...]
-]:
+@dataclass(frozen=True, slots=True)
+class CardPlayed(EventDetail):
+    """``seat`` played ``card`` to the trick from its hand (``source="hand"``) or its
+    phantom deck (``"phantom"``: a drawn card, or the last phantom card, LR-14)."""
+
+    kind: ClassVar[str] = "card_played"
+    seat: int
+    card: str
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class PhantomDrawn(EventDetail):
+    """``seat`` took the top ``count`` cards of its phantom deck to choose one (LR-14);
+    which cards only the drawer sees unless they were face up (its view's ``drawn``)."""
+
+    kind: ClassVar[str] = "phantom_drawn"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardFaceUp(EventDetail):
+    """The drawn card ``seat`` did not play, ``card``, goes face up to the bottom of its
+    phantom deck (LR-14)."""
+
+    kind: ClassVar[str] = "card_face_up"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(EventDetail):
+    """``seat`` wins the trick for its army (LR-10).  Its cards are the trick's
+    ``card_played`` details (the last 2 or 4 of the round), and the view's ``last_trick``."""
+
+    kind: ClassVar[str] = "trick_won"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class NoWinnerTrick(EventDetail):
+    """Nobody wins the trick: it is discarded (LR-11)."""
+
+    kind: ClassVar[str] = "no_winner_trick"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(EventDetail):
+    """Round ``round`` (1-based) is over: ``points`` and match ``totals`` as
+    ``(red, black)`` (LR-15, LR-16)."""
+
+    kind: ClassVar[str] = "round_ended"
+    round: int
+    points: tuple[int, int]
+    totals: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(EventDetail):
+    """Round ``round`` (1-based) is dealt by ``dealer`` (the deal rotates clockwise)."""
+
+    kind: ClassVar[str] = "round_started"
+    round: int
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(EventDetail):
+    """The match is over (LR-17 … LR-19a): ``winner`` ``"red"``, ``"black"`` or ``None``
+    for a draw; ``totals`` as ``(red, black)``."""
+
+    kind: ClassVar[str] = "match_ended"
+    winner: str | None
+    totals: tuple[int, int]
+
+
+_EventTables = tuple[
+    tuple[tuple[Event, ...], ...], tuple[tuple[tuple[Event, ...], ...], ...],
+    tuple[tuple[EventDetail, ...], ...], tuple[tuple[CardFaceUp, ...], ...], tuple[EventDetail, ...],
+]
+_EVENT_TABLES: dict[int, _EventTables] = {}
+"""Per number of players (events and details are immutable, so shared): the plain events
+``[seat][action]``; the events of hand plays finishing a trick ``[seat][card][winner + 1]``;
+the first detail of each action ``[seat][action]`` (the card played; ``draw two``: the
+draw); the face-up details ``[seat][card]``; the trick results ``[winner + 1]``."""
+
+
+def _event_tables(n: int, names: Sequence[str]) -> _EventTables:
     got = _EVENT_TABLES.get(n)
     if got is None:
-        plain = tuple(tuple(Event(p, a, names[a], "") for a in range(len(names))) for p in range(n))
+        played = tuple(tuple(_action_detail(p, a) for a in range(len(names))) for p in range(n))
+        plain = tuple(tuple(Event(p, a, names[a], "", (played[p][a],)) for a in range(len(names))) for p in range(n))
+        results: tuple[EventDetail, ...] = (NoWinnerTrick(), *(TrickWon(w) for w in range(n)))
         done = tuple(
-            tuple(tuple(Event(p, c, names[c], _WIN_NOTES[w + 1]) for w in range(-1, n)) for c in range(NUM_CARDS))
+            tuple(tuple(Event(p, c, names[c], _WIN_NOTES[w + 1], (played[p][c], results[w + 1])) for w in range(-1, n))
+                  for c in range(NUM_CARDS))
             for p in range(n)
         )
-        got = _EVENT_TABLES[n] = (plain, done)
+        face_up = tuple(tuple(CardFaceUp(p, FRENCH_NAMES[c]) for c in range(NUM_CARDS)) for p in range(n))
+        got = _EVENT_TABLES[n] = (plain, done, played, face_up, results)
     return got
+
+
+def _action_detail(p: int, a: int) -> EventDetail:
+    if a < NUM_CARDS:
+        return CardPlayed(p, FRENCH_NAMES[a], "hand")
+    if a == DRAW:
+        return PhantomDrawn(p, 2)
+    return CardPlayed(p, FRENCH_NAMES[a - PHANTOM_BASE], "phantom")
 
 
 # Legal-action lists.  A state keeps its legal actions as a mask (``_lm``, which
@@ -592,7 +689,7 @@ class LostRanksState(State):
     __slots__ = (
         "game", "seed", "decks", "history", "_stack", "_n", "_two", "_armies", "_force",
         # constants of the rule set
-        "_last_trick", "_closer", "_anames", "_ev", "_tev",
+        "_last_trick", "_closer", "_anames", "_ev", "_tev", "_played", "_face_up", "_results",
         # match
         "_round", "_dealer", "_totals", "_round_scores", "_tiebreaks", "_outcome", "_spy_captor",
         # round
@@ -620,7 +717,7 @@ class LostRanksState(State):
         self._closer = n - 1
         """Cards in a trick before its closing card."""
         self._anames = game._action_names
-        self._ev, self._tev = _event_tables(n, game._action_names)
+        self._ev, self._tev, self._played, self._face_up, self._results = _event_tables(n, game._action_names)
         if not _SUIT_CARDS:
             _build_suit_cards()
         dealer, red = LostRanks.draw_setup(seed)
@@ -757,6 +854,9 @@ class LostRanksState(State):
         new._anames = self._anames
         new._ev = self._ev
         new._tev = self._tev
+        new._played = self._played
+        new._face_up = self._face_up
+        new._results = self._results
         new._round = self._round
         new._dealer = self._dealer
         new._totals = self._totals
@@ -1041,7 +1141,8 @@ class LostRanksState(State):
                     else:
                         self._lm = h
                         self._la = None
-                return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP[other]))
+                return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP[other],
+                                           (self._played[p][action], self._face_up[p][other])))
             self._stack.append((_U_PHANTOM_TRICK, pend, self._pending_pub, self._last))
             self._pending = ()
             self._pending_pub = ()
@@ -1145,7 +1246,8 @@ class LostRanksState(State):
         self._la = None
         if other < 0:
             return self._tev[p][action][winner + 1]
-        return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP_WIN[other][winner + 1]))
+        return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP_WIN[other][winner + 1],
+                                  (self._played[p][action], self._face_up[p][other], self._results[winner + 1])))
 
     def _refusal(self, action: int) -> IllegalAction:
         """The error for an illegal ``action``, with its reason and ruling."""
@@ -1197,18 +1299,24 @@ class LostRanksState(State):
             if CARD_SUIT[c] != led or c == JACKS[led]:
                 self._voids[p] |= 1 << led
         trick.append(entry)
+        played = self._played[p]
+        details: tuple[EventDetail, ...] = (played[c] if src == HAND else played[PHANTOM_BASE + c],)
+        if other >= 0:
+            details += (self._face_up[p][other],)
         if len(trick) < self._n:
             self._to_move = p + 1 if p + 1 < self._n else 0
             note = ""
         else:
-            note = self._resolve(trick)
+            note, resolved = self._resolve(trick)
+            details += resolved
         if other >= 0:
             note = _FACE_UP[other] + ("; " + note if note else "")
         elif action == DRAW:
             note = f"plays {FRENCH_NAMES[c]}, the last phantom card" + ("; " + note if note else "")
-        return _new_tuple(Event, (p, action, self._anames[action], note))
+        return _new_tuple(Event, (p, action, self._anames[action], note, details))
 
-    def _resolve(self, trick: list[tuple[int, int, int]]) -> str:
+    def _resolve(self, trick: list[tuple[int, int, int]]) -> tuple[str, tuple[EventDetail, ...]]:
+        """Score the complete ``trick`` (and the round if it was the last): the note and details."""
         keys = _TRICK_KEYS[self._trump_suit][self._led]
         best = -1
         winner = -1
@@ -1240,9 +1348,12 @@ class LostRanksState(State):
             self._discards |= cards
             self._leader = self._to_move = (trick[0][0] + 1) % self._n
         note = _WIN_NOTES[winner + 1]
+        details: tuple[EventDetail, ...] = (self._results[winner + 1],)
         if self._trick_no == self.game.tricks_per_round:
-            note += "; " + self._end_round()
-        return note
+            ended, more = self._end_round()
+            note += "; " + ended
+            details += more
+        return note, details
 
     # ------------------------------------------------------------------ scoring
     def round_points(self) -> tuple[int, int]:
@@ -1261,23 +1372,25 @@ class LostRanksState(State):
                 pts[RED if r > b else BLACK] += 1
         return pts[0], pts[1]
 
-    def _end_round(self) -> str:
+    def _end_round(self) -> tuple[str, tuple[EventDetail, ...]]:
         pts = self.round_points()
         self._spy_captor = RED if self._captured[RED] & SPY_BIT else BLACK if self._captured[BLACK] & SPY_BIT else -1
         self._totals = (self._totals[0] + pts[0], self._totals[1] + pts[1])
         self._round_scores = self._round_scores + (pts,)
         note = f"round {self._round + 1} ends: red +{pts[0]}, black +{pts[1]}"
+        ended = RoundEnded(self._round + 1, pts, self._totals)
         self._decide()
         if self._outcome >= 0:
             self._to_move = -1
             if self._outcome == 2:
-                return note + "; the match is a draw"
-            return note + f"; {ARMY_NAMES[self._outcome]} wins the match"
+                return note + "; the match is a draw", (ended, MatchEnded(None, self._totals))
+            winner = ARMY_NAMES[self._outcome]
+            return note + f"; {winner} wins the match", (ended, MatchEnded(winner, self._totals))
         self._round += 1
         self._dealer = (self._dealer + 1) % self._n
         self._log = []
         self._deal()
-        return note
+        return note, (ended, RoundStarted(self._round + 1, self._dealer))
 
     def _decide(self) -> None:
         """End of game (LR-17, LR-18, LR-19a): sets ``_outcome`` or ``_tiebreaks``."""

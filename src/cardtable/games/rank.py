@@ -54,12 +54,12 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import ClassVar, Final, NamedTuple
 
 from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
 from cardtable.cards import bit_list as _kinds
 from cardtable.description import Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
+from cardtable.protocol import JSON, TERMINAL, Event, EventDetail, Game, IllegalAction, State, round_rng
 
 __all__ = [
     "Rank", "RankConfig", "RankState", "HandConstraints", "constrained_deal", "constraints_of_view",
@@ -547,6 +547,83 @@ def pack_counts(packs: int) -> list[int]:
     return [packs] * 52 + [2 * packs]
 
 
+# ---------------------------------------------------------------------------
+# Event details (what each applied action did, as data; every one is public, RG-9)
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(EventDetail):
+    """``seat`` played ``card`` onto the pile (RG-4; any card under Anti-Rank, RG-8)."""
+
+    kind: ClassVar[str] = "card_played"
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardDrawn(EventDetail):
+    """``seat`` drew a card from the stock (RG-5); whether it can be ``playable`` (then it
+    must be played).  The card is seen only by the drawer, in its view's ``log``."""
+
+    kind: ClassVar[str] = "card_drawn"
+    seat: int
+    playable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(EventDetail):
+    """``seat`` passed: it cannot play and the stock is empty (RG-5)."""
+
+    kind: ClassVar[str] = "passed"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class PullBack(EventDetail):
+    """``seat`` played its last card but ``by`` (the next seat) can play, so ``seat``
+    draws ``count`` cards from the stock and is back in the game (RG-6)."""
+
+    kind: ClassVar[str] = "pull_back"
+    seat: int
+    by: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerOut(EventDetail):
+    """``seat`` is out of the game, ``place``-th (RG-6): ``by`` (the next seat) could not
+    play, or ``by`` is ``None`` when the stock was empty."""
+
+    kind: ClassVar[str] = "player_out"
+    seat: int
+    place: int
+    by: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class AntiRankDeclared(EventDetail):
+    """Nobody can play: ``seat`` declares Anti-Rank and plays any card (RG-8)."""
+
+    kind: ClassVar[str] = "anti_rank_declared"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AntiRankOver(EventDetail):
+    """``seat`` can play again: Anti-Rank is over (RG-8)."""
+
+    kind: ClassVar[str] = "anti_rank_over"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MatchEnded(EventDetail):
+    """``loser`` stays in Rank, the last with cards, and loses (RG-7)."""
+
+    kind: ClassVar[str] = "match_ended"
+    loser: int
+
+
 @dataclass(frozen=True, kw_only=True)
 class RankConfig:
     """Options of Ранг."""
@@ -609,6 +686,17 @@ class Rank(Game):
         self.deck_size = sum(self.pack)
 
         self._next_tables: dict[int, tuple[int, ...]] = {}
+        self._play_events: tuple[tuple[Event, ...], ...] = tuple(
+            tuple(Event(p, k, ACTION_NAMES[k], "", (CardPlayed(p, FRENCH_NAMES[k]),)) for k in range(NUM_KINDS))
+            for p in range(players)
+        )
+        """The event of seat ``p`` playing kind ``k`` with no consequence, ``[p][k]`` (hot path)."""
+        self._drawn: tuple[tuple[CardDrawn, CardDrawn], ...] = tuple((CardDrawn(p, False), CardDrawn(p, True)) for p in range(players))
+        self._draw_events: tuple[tuple[Event, Event], ...] = tuple(
+            (Event(p, DRAW, "draw", _DRAW_STUCK, (self._drawn[p][0],)), Event(p, DRAW, "draw", _DRAW_PLAYABLE, (self._drawn[p][1],)))
+            for p in range(players)
+        )
+        """Seat ``p``'s draw with no consequence: ``[p][playable]``."""
 
     def next_table(self, alive: int) -> tuple[int, ...]:
         """For each seat, the next seat clockwise still in the game (bit set in ``alive``)."""
@@ -872,8 +960,10 @@ class RankState(State):
                     m = p & _ADJ[action] or p & _SAME[action] or p & _AK or p & _JKB
                 self._mask = m or self._stuck(cur, action)
             if len(log) == before:
-                return _new_event(Event, (cur, action, ACTION_NAMES[action], ""))
-            return _new_event(Event, (cur, action, ACTION_NAMES[action], self._note(before)))
+                return self.game._play_events[cur][action]
+            note, details = self._consequences(before)
+            return _new_event(Event, (cur, action, ACTION_NAMES[action], note,
+                                      (self.game._play_events[cur][action].details[0], *details)))
         if action == DRAW:
             # The stock is not empty, so Anti-Rank is not on (RG-8 needs an empty stock).
             pos = self._pos
@@ -887,7 +977,7 @@ class RankState(State):
             if p & _ANY[top]:
                 log.append((move, L_DRAW, cur, c, 1))
                 self._mask = _BIT[c] if top != JOKER else p
-                return _new_event(Event, (cur, action, "draw", _DRAW_PLAYABLE))
+                return self.game._draw_events[cur][1]
             log.append((move, L_DRAW, cur, c, 0))
             q = self._nxt[cur]
             self._cur = q
@@ -899,31 +989,40 @@ class RankState(State):
                 m = p & _ADJ[top] or p & _SAME[top] or p & _AK or p & _JKB
             if m:
                 self._mask = m
-                return _new_event(Event, (cur, action, "draw", _DRAW_STUCK))
+                return self.game._draw_events[cur][0]
             before = len(log)
             self._mask = self._stuck(q, top)
-            return _new_event(Event, (cur, action, "draw", _DRAW_STUCK + self._note(before, "; ")))
+            note, details = self._consequences(before, "; ")
+            return _new_event(Event, (cur, action, "draw", _DRAW_STUCK + note, (self.game._drawn[cur][0], *details)))
         log.append((move, L_PASS, cur, 0, 0))
         before = len(log)
         self._enter(self._nxt[cur])
-        return _new_event(Event, (cur, action, "pass", self._note(before)))
+        note, details = self._consequences(before)
+        return _new_event(Event, (cur, action, "pass", note, (Passed(cur), *details)))
 
-    def _note(self, start: int, sep: str = "") -> str:
+    def _consequences(self, start: int, sep: str = "") -> tuple[str, tuple[EventDetail, ...]]:
+        """The note and details of the log entries from ``start`` on (what a move caused)."""
         parts = []
+        details: list[EventDetail] = []
         for entry in self._log[start:]:
             code, seat, a, b = entry[1], entry[2], entry[3], entry[4]
             if code == L_PULLBACK:
                 parts.append(f"seat {a} can play, so seat {seat} draws {b} and is back in the game (RG-6)")
+                details.append(PullBack(seat, a, b))
             elif code == L_OUT:
                 why = "the stock is empty" if b < 0 else f"seat {b} cannot play"
                 parts.append(f"{why}: seat {seat} is out, {_ordinal(a)} (RG-6)")
+                details.append(PlayerOut(seat, a, None if b < 0 else b))
             elif code == L_ANTI:
                 parts.append(f"nobody can play: seat {seat} declares Anti-Rank and plays any card (RG-8)")
+                details.append(AntiRankDeclared(seat))
             elif code == L_ANTI_OVER:
                 parts.append(f"seat {seat} can play: Anti-Rank is over (RG-8)")
+                details.append(AntiRankOver(seat))
             elif code == L_LOSE:
                 parts.append(f"seat {seat} stays in Rank and loses (RG-7)")
-        return (sep if parts else "") + "; ".join(parts)
+                details.append(MatchEnded(seat))
+        return (sep if parts else "") + "; ".join(parts), tuple(details)
 
     def undo_action(self) -> None:
         if not self._undo:

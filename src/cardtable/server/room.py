@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.agents import agent_names
-from cardtable.protocol import JSON, Game, IllegalAction, State
+from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
 from cardtable.server.errors import ProtocolError
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
@@ -171,11 +171,19 @@ class LogLine:
     seat: int
     text: str
     note: str
+    details: tuple[EventDetail, ...] = ()
+
+    @classmethod
+    def of(cls, seq: int, event: Event) -> LogLine:
+        """The log line of the move numbered ``seq`` that made ``event``."""
+        return cls(seq, event.player, event.text, event.note, event.details)
 
     def for_key(self, key: Key) -> dict[str, JSON]:
         """The line as sent to ``key``: the same for everybody, since a game's events
-        are public (:class:`cardtable.protocol.Event`)."""
-        return {"seq": self.seq, "seat": self.seat, "move": self.text, "note": self.note}
+        are public (:class:`cardtable.protocol.Event`).  ``details`` are the event's
+        typed records (``docs/server-protocol.md``); ``note`` is English for logs only."""
+        return {"seq": self.seq, "seat": self.seat, "move": self.text, "note": self.note,
+                "details": details_json(self.details)}
 
 
 class Room:
@@ -205,7 +213,7 @@ class Room:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
             event = self.state.apply_action(action)
-            self.log.append(LogLine(seq, event.player, event.text, event.note))
+            self.log.append(LogLine.of(seq, event))
         self._views = {}
 
     # --- projections ---------------------------------------------------------
@@ -513,7 +521,7 @@ class Room:
             log.exception("match %s: stored move %s did not apply", self.id, new_seq)
             raise ProtocolError("internal", self.broken, status=500) from None
         self._views = {}
-        line = LogLine(new_seq, event.player, event.text, event.note)
+        line = LogLine.of(new_seq, event)
         self.log.append(line)
         if conn is not None:
             ack: dict[str, JSON] = {"type": "ack", "seq": new_seq}

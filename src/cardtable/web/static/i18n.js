@@ -47,7 +47,7 @@ const EN = {
   your_hand: "Your hand", hidden_card: "hidden card",
   verdict_win: "You win the match, {score}!", verdict_lose: "You lose the match, {score}.",
   verdict_draw: "The match is a draw, {score}.", verdict_wins: "{name} wins the match, {score}.",
-  match_after_round: "Match after round {n}:", next_round_starts: "{name} starts the next round.",
+  match_after_round: "Match after round {n}:", next_round_starts: "{name} starts the next round.", next_round_starts_you: "You start the next round.",
   // cards
   card_of: "{rank} of {suit}", joker: "Joker", spy: "Spy", spy_short: "Spy",
   rank_2: "2", rank_3: "3", rank_4: "4", rank_5: "5", rank_6: "6", rank_7: "7", rank_8: "8", rank_9: "9", rank_10: "10",
@@ -71,6 +71,13 @@ const EN = {
   lc_waiting_play: "{name} is placing or discarding a card…", lc_waiting_draw: "{name} is drawing a card…",
   lc_ev_play: "placed {card}", lc_ev_discard: "discarded {card}", lc_ev_deck: "drew from the draw pile",
   lc_ev_take: "took {card} from the {colour} pile", lc_ev_round_end: "round {n} is over",
+  lc_ev_play_you: "placed {card}", lc_ev_discard_you: "discarded {card}", lc_ev_deck_you: "drew from the draw pile",
+  lc_ev_take_you: "took {card} from the {colour} pile",
+  rk_ev_play_you: "played {card}", rk_ev_drew_play_you: "drew a card and had to play it",
+  rk_ev_drew_stuck_you: "drew a card (cannot play it)", rk_ev_drew_card_play_you: "drew {card} and had to play it",
+  rk_ev_drew_card_stuck_you: "drew {card} (cannot play it)",
+  lr_ev_play_you: "played {card}", lr_ev_phantom_you: "played {card} from the phantom deck",
+  lr_ev_draw_two_you: "drew two from the phantom deck",
   lc_hint_play: "place {card} on its expedition", lc_hint_discard: "discard {card}", lc_hint_deck: "draw from the draw pile",
   lc_hint_take: "take {card} from the {colour} pile", lc_round_total: "Round score",
   lc_scoring_rule: "Each expedition: (sum of cards − 20) × (1 + wagers), +20 with 8 or more cards; untouched colours score 0.",
@@ -91,11 +98,12 @@ const EN = {
   rk_loses: "{name} stays in Rank and loses.", rk_players_packs: "{n} players · {packs} pack(s)",
   rk_ev_play: "played {card}", rk_ev_drew_play: "drew a card and had to play it", rk_ev_drew_stuck: "drew a card (cannot play it)",
   rk_ev_drew_card_play: "drew {card} and had to play it", rk_ev_drew_card_stuck: "drew {card} (cannot play it)",
-  rk_ev_pass: "passed", rk_n_pull: "{by} could play, so {who} drew {n} and is back in the game",
+  rk_ev_pass: "passed",
+  rk_n_pull: ["{by} could play, so {who} drew {n} card and is back in the game", "{by} could play, so {who} drew {n} cards and is back in the game"],
   rk_n_out_by: "{by} could not play: {who} is out ({place})", rk_n_out_stock: "the stock is empty: {who} is out ({place})",
   rk_n_anti: "nobody can play: {who} declares Anti-Rank", rk_n_anti_over: "{who} can play: Anti-Rank is over",
   rk_n_lose: "{who} stays in Rank and loses",
-  rk_n_pull_you: "{by} could play, so you drew {n} and are back in the game",
+  rk_n_pull_you: ["{by} could play, so you drew {n} card and are back in the game", "{by} could play, so you drew {n} cards and are back in the game"],
   rk_n_out_by_you: "{by} could not play: you are out ({place})", rk_n_out_stock_you: "the stock is empty: you are out ({place})",
   rk_n_anti_you: "nobody can play: you declare Anti-Rank", rk_n_anti_over_you: "you can play: Anti-Rank is over",
   rk_n_lose_you: "you stay in Rank and lose",
@@ -130,7 +138,7 @@ const EN = {
   lr_n_match_draw: "the match is a draw",
   lr_n_face_up: "{card} goes face up under the phantom deck", lr_n_last_phantom: "plays {card}, the last phantom card",
   lr_hint_play: "play {card}", lr_hint_phantom: "play {card} (from the drawn pair)", lr_hint_draw_two: "draw two from your phantom deck",
-  lr_round_points: "This round: Red {red}, Black {black}.", lr_next_round: "{name} deals the next round.",
+  lr_round_points: "This round: Red {red}, Black {black}.", lr_next_round: "{name} deals the next round.", lr_next_round_you: "You deal the next round.",
   lr_scoring_rule: "Each active Jack rescued by its own army: +2; the Spy: +2 to whoever captures it.",
   // open seats, several seats per browser
   kind_open: "Anyone (open seat)", gets_open: "anyone may take this seat from the lobby (or send them the link)",
@@ -195,7 +203,7 @@ const RU = {
   your_hand: "Ваши карты", hidden_card: "закрытая карта",
   verdict_win: "Вы выиграли партию, {score}!", verdict_lose: "Вы проиграли партию, {score}.",
   verdict_draw: "Ничья, {score}.", verdict_wins: "{name} выигрывает партию, {score}.",
-  match_after_round: "Счёт после раунда {n}:", next_round_starts: "Следующий раунд начинает: {name}.",
+  match_after_round: "Счёт после раунда {n}:", next_round_starts: "Следующий раунд начинает: {name}.", next_round_starts_you: "Следующий раунд начинаете вы.",
   card_of: "{rank} {suit}", joker: "Джокер", spy: "Шпион", spy_short: "Шп",
   rank_2: "двойка", rank_3: "тройка", rank_4: "четвёрка", rank_5: "пятёрка", rank_6: "шестёрка", rank_7: "семёрка",
   rank_8: "восьмёрка", rank_9: "девятка", rank_10: "десятка", rank_jack: "валет", rank_queen: "дама", rank_king: "король",
@@ -237,11 +245,23 @@ const RU = {
   rk_loses: "{name} остаётся в Ранге и проигрывает.", rk_players_packs: "игроков: {n} · колод: {packs}",
   rk_ev_play: "сходил {card}", rk_ev_drew_play: "взял карту и обязан ею сходить", rk_ev_drew_stuck: "взял карту (сходить нельзя)",
   rk_ev_drew_card_play: "взял {card} и обязан ею сходить", rk_ev_drew_card_stuck: "взял {card} (сходить нельзя)",
-  rk_ev_pass: "пас", rk_n_pull: "{by} может сходить, поэтому {who} берёт {n} и возвращается в игру",
+  rk_ev_pass: "пас",
+  rk_n_pull: ["{by} может сходить, поэтому {who} берёт {n} карту и возвращается в игру",
+    "{by} может сходить, поэтому {who} берёт {n} карты и возвращается в игру",
+    "{by} может сходить, поэтому {who} берёт {n} карт и возвращается в игру"],
+  rk_ev_play_you: "сходили {card}", rk_ev_drew_play_you: "взяли карту и обязаны ею сходить",
+  rk_ev_drew_stuck_you: "взяли карту (сходить нельзя)", rk_ev_drew_card_play_you: "взяли {card} и обязаны ею сходить",
+  rk_ev_drew_card_stuck_you: "взяли {card} (сходить нельзя)",
+  lc_ev_play_you: "выложили {card}", lc_ev_discard_you: "сбросили {card}", lc_ev_deck_you: "взяли из колоды",
+  lc_ev_take_you: "взяли {card} из сброса ({colour})",
+  lr_ev_play_you: "сходили {card}", lr_ev_phantom_you: "сходили {card} из фантомной колоды",
+  lr_ev_draw_two_you: "вытянули две из фантомной колоды",
   rk_n_out_by: "{by} не может сходить: {who} выходит ({place})", rk_n_out_stock: "колода пуста: {who} выходит ({place})",
   rk_n_anti: "никто не может сходить: {who} объявляет Антиранг", rk_n_anti_over: "{who} может сходить: Антиранг окончен",
   rk_n_lose: "{who} остаётся в Ранге и проигрывает",
-  rk_n_pull_you: "{by} может сходить, поэтому вы берёте {n} и возвращаетесь в игру",
+  rk_n_pull_you: ["{by} может сходить, поэтому вы берёте {n} карту и возвращаетесь в игру",
+    "{by} может сходить, поэтому вы берёте {n} карты и возвращаетесь в игру",
+    "{by} может сходить, поэтому вы берёте {n} карт и возвращаетесь в игру"],
   rk_n_out_by_you: "{by} не может сходить: вы выходите ({place})", rk_n_out_stock_you: "колода пуста: вы выходите ({place})",
   rk_n_anti_you: "никто не может сходить: вы объявляете Антиранг", rk_n_anti_over_you: "вы можете сходить: Антиранг окончен",
   rk_n_lose_you: "вы остаётесь в Ранге и проигрываете",
@@ -275,7 +295,7 @@ const RU = {
   lr_n_match_draw: "партия окончилась вничью",
   lr_n_face_up: "{card} ложится открытой под фантомную колоду", lr_n_last_phantom: "играет {card}, последнюю фантомную карту",
   lr_hint_play: "сходить {card}", lr_hint_phantom: "сыграть {card} (из вытянутых)", lr_hint_draw_two: "вытянуть две из фантомной колоды",
-  lr_round_points: "В этом раунде: красные {red}, чёрные {black}.", lr_next_round: "Следующий раунд сдаёт: {name}.",
+  lr_round_points: "В этом раунде: красные {red}, чёрные {black}.", lr_next_round: "Следующий раунд сдаёт: {name}.", lr_next_round_you: "Следующий раунд сдаёте вы.",
   lr_scoring_rule: "Каждый активный валет, спасённый своей армией: +2; Шпион: +2 тому, кто его взял.",
   kind_open: "Любой (открытое место)", gets_open: "это место может занять любой из лобби (или пошлите ссылку)",
   open_seat: "открытое место", seat_open: "Место {n} (открыто)", sit_here: "Занять это место", join_match: "Сесть",
@@ -329,16 +349,11 @@ export function setLang(l) {
   for (const fn of listeners) fn(l);
 }
 
+const PLURAL_FORMS = { en: { one: 0, other: 1 }, ru: { one: 0, few: 1, many: 2, other: 1 } };
+
+/** Which form of a plural array fits `n`, by the language's Intl.PluralRules. */
 function pluralIndex(n) {
-  if (lang === "ru") {
-    const a = Math.abs(n) % 100;
-    const b = a % 10;
-    if (a > 10 && a < 20) return 2;
-    if (b === 1) return 0;
-    if (b >= 2 && b <= 4) return 1;
-    return 2;
-  }
-  return n === 1 ? 0 : 1;
+  return PLURAL_FORMS[lang][new Intl.PluralRules(lang).select(n)] ?? 0;
 }
 
 function template(key, params) {
@@ -358,6 +373,12 @@ export function t(key, params) {
   const s = template(key, params);
   if (!params) return s;
   return s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined || params[k] === null ? m : String(params[k])));
+}
+
+/** tn() in the second person when `you` and the language has a `${key}_you` form
+ * (Russian verbs agree with "Вы": "Вы сходили", not "Вы сходил"). */
+export function tnYou(key, you, params = {}) {
+  return tn(you && DICT[lang][`${key}_you`] !== undefined ? `${key}_you` : key, params);
 }
 
 /** Like t(), but params may be DOM nodes: returns a list of strings and nodes. */

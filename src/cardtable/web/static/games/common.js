@@ -14,9 +14,9 @@ export function signed(n) {
   return "0";
 }
 
-/** Replace "seat N" in the engine's English notes by the seat's display name. */
-export function withNames(text, ctx) {
-  return text.replace(/\bseat (\d+)/g, (_, n) => ctx.name(Number(n), { you: true }));
+/** Items joined by "; " (each an array of strings and nodes). */
+export function joined(parts) {
+  return parts.flatMap((part, i) => (i ? ["; ", ...part] : part));
 }
 
 /** A line listing what happened since this seat's previous turn. */

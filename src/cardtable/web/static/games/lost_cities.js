@@ -2,9 +2,9 @@
 // piles, the draw pile, and the two phases of a turn (LC-3 play, LC-4 draw).
 
 import { h } from "../util.js";
-import { t, tn } from "../i18n.js";
+import { t, tn, tnYou } from "../i18n.js";
 import { expeditionCard, cardBack, chip, COLOURS } from "../cards.js";
-import { signed, num, withNames, recentBox, roundsTable } from "./common.js";
+import { signed, num, recentBox, roundsTable } from "./common.js";
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const colourWord = (letter) => t(`colour_${COLOURS[letter].word}`);
@@ -242,18 +242,22 @@ function cardIn(text) {
   return chip(text, "lost-cities");
 }
 
+/** An event from its typed details (docs/server-protocol.md, Lost Cities). */
 function describe(e, ctx) {
-  const [verb, arg] = e.move.split(" ");
+  const you = e.seat === ctx.you;
   const out = [];
-  if (verb === "play") out.push(...tn("lc_ev_play", { card: cardIn(arg) }));
-  else if (verb === "discard") out.push(...tn("lc_ev_discard", { card: cardIn(arg) }));
-  else if (verb === "draw" && arg === "deck") out.push(t("lc_ev_deck"));
-  else if (verb === "draw") {
-    const m = /takes ([0-9A-Za-z?]+)/.exec(e.note || "");
-    out.push(...tn("lc_ev_take", { card: cardIn(m ? m[1] : "??"), colour: colourWord(arg) }));
-  } else out.push(e.move);
-  const end = /round (\d+) ends/.exec(e.note || "");
-  if (end) out.push(" — ", t("lc_ev_round_end", { n: end[1] }));
+  for (const d of e.details || []) {
+    if (d.kind === "card_played") {
+      out.push(...tnYou(d.to === "discard" ? "lc_ev_discard" : "lc_ev_play", you, { card: cardIn(d.card) }));
+    } else if (d.kind === "card_drawn" && d.source === "deck") {
+      out.push(...tnYou("lc_ev_deck", you));
+    } else if (d.kind === "card_drawn") {
+      out.push(...tnYou("lc_ev_take", you, { card: cardIn(d.card), colour: colourWord(d.source) }));
+    } else if (d.kind === "round_ended") {
+      out.push(" — ", t("lc_ev_round_end", { n: d.round }));
+    }
+  }
+  if (!out.length) out.push(e.move);
   return h("span.ev", null, out);
 }
 
@@ -300,7 +304,8 @@ function roundSummary(ctx, index) {
     h("p.totals", null, t("match_after_round", { n: index + 1 }), " ",
       h("b", null, `${ctx.name(me)} ${num(totals[me])} : ${num(totals[opp])} ${ctx.name(opp)}`)),
     index + 1 < v.rounds && ctx.status !== "finished"
-      ? h("p.muted", null, t("next_round_starts", { name: ctx.name(v.starter) })) : null);
+      ? h("p.muted", null, v.starter === ctx.you ? t("next_round_starts_you")
+        : t("next_round_starts", { name: ctx.name(v.starter) })) : null);
 }
 
 function scoresTable(ctx) {
@@ -322,6 +327,5 @@ function matchSummary(ctx) {
 
 const api = {
   board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable,
-  withNames,
 };
 export default api;

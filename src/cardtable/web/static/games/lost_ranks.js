@@ -2,9 +2,9 @@
 // partner across, captured soldiers and scores; phantom decks and draw-two (2 players).
 
 import { h } from "../util.js";
-import { t, tn } from "../i18n.js";
-import { frenchCard, cardBack, chip, withChips, SUITS } from "../cards.js";
-import { withNames, recentBox, roundsTable, KeyPad, signed } from "./common.js";
+import { t, tn, tnYou } from "../i18n.js";
+import { frenchCard, cardBack, chip, SUITS } from "../cards.js";
+import { joined, recentBox, roundsTable, KeyPad, signed } from "./common.js";
 
 const cardIn = (c) => chip(c, "lost-ranks");
 const SUIT_LETTER = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
@@ -126,7 +126,7 @@ function tableArea(ctx) {
     label.append(t("lr_led"), " ", h(`span.suitword.s-${SUIT_LETTER[v.led_suit]}`, null,
       `${SUITS[SUIT_LETTER[v.led_suit]].symbol} ${t(`suit_${v.led_suit}`)}`));
   } else if (v.first_lead && v.phase === "lead") {
-    label.append(tn("lr_first_lead", { card: cardIn(v.first_lead) }));
+    label.append(...tn("lr_first_lead", { card: cardIn(v.first_lead) }));
   }
   center.append(label);
   grid.append(center);
@@ -257,42 +257,27 @@ function scoreline(ctx) {
   ];
 }
 
+/** An event from its typed details (docs/server-protocol.md, Lost Ranks). */
 function describe(e, ctx) {
-  const [verb, arg] = e.move.split(" ");
+  const you = e.seat === ctx.you;
   const out = [];
-  if (verb === "play") out.push(...tn("lr_ev_play", { card: cardIn(arg) }));
-  else if (verb === "phantom") out.push(...tn("lr_ev_phantom", { card: cardIn(arg) }));
-  else if (e.move === "draw two") out.push(t("lr_ev_draw_two"));
-  else out.push(e.move);
-  if (e.note) out.push(h("span.note", null, " — ", translateNote(e.note, ctx)));
+  const notes = [];
+  for (const d of e.details || []) {
+    if (d.kind === "card_played") {
+      out.push(...tnYou(d.source === "phantom" ? "lr_ev_phantom" : "lr_ev_play", you, { card: cardIn(d.card) }));
+    } else if (d.kind === "phantom_drawn") out.push(...tnYou("lr_ev_draw_two", you));
+    else if (d.kind === "card_face_up") notes.push(tn("lr_n_face_up", { card: cardIn(d.card) }));
+    else if (d.kind === "trick_won") {
+      notes.push([d.seat === ctx.you ? t("lr_n_you_win_trick") : t("lr_n_wins_trick", { name: ctx.name(d.seat) })]);
+    } else if (d.kind === "no_winner_trick") notes.push([t("lr_n_no_winner")]);
+    else if (d.kind === "round_ended") notes.push([t("lr_n_round_end", { n: d.round, red: d.points[0], black: d.points[1] })]);
+    else if (d.kind === "match_ended") {
+      notes.push([d.winner ? t("lr_n_match_won", { army: t(`army_${d.winner}`) }) : t("lr_n_match_draw")]);
+    }
+  }
+  if (!out.length) out.push(e.move);
+  if (notes.length) out.push(h("span.note", null, " — ", ...joined(notes)));
   return h("span.ev", null, out);
-}
-
-/** The engine's note in the page's language; card names become chips. */
-function translateNote(note, ctx) {
-  const out = [];
-  note.split("; ").forEach((part, i) => {
-    if (i) out.push("; ");
-    const text = notePart(part, ctx);
-    out.push(...(text === null ? withChips(withNames(part, ctx), "lost-ranks") : [text]));
-  });
-  return out;
-}
-
-function notePart(part, ctx) {
-  let m = /^seat (\d+) wins the trick$/.exec(part);
-  if (m) return Number(m[1]) === ctx.you ? t("lr_n_you_win_trick") : t("lr_n_wins_trick", { name: ctx.name(Number(m[1])) });
-  if (/^no winner/.test(part)) return t("lr_n_no_winner");
-  m = /^round (\d+) ends: red \+(\d+), black \+(\d+)$/.exec(part);
-  if (m) return t("lr_n_round_end", { n: m[1], red: m[2], black: m[3] });
-  m = /^(red|black) wins the match$/.exec(part);
-  if (m) return t("lr_n_match_won", { army: t(`army_${m[1]}`) });
-  if (/the match is a draw/.test(part)) return t("lr_n_match_draw");
-  m = /^([0-9A-Z?]+) goes face up$/.exec(part);
-  if (m) return h("span", null, tn("lr_n_face_up", { card: cardIn(m[1]) }));
-  m = /^plays ([0-9A-Z?]+), the last phantom card$/.exec(part);
-  if (m) return h("span", null, tn("lr_n_last_phantom", { card: cardIn(m[1]) }));
-  return null;
 }
 
 function describeMove(move, ctx) {
@@ -328,7 +313,9 @@ function roundSummary(ctx, index) {
   return h("div.summary", null,
     h("p", null, t("lr_round_points", { red: signed(r[0]), black: signed(r[1]) })),
     scoresTable(ctx),
-    ctx.status === "active" ? h("p.muted", null, t("lr_next_round", { name: ctx.name(v.dealer) })) : null);
+    ctx.status === "active"
+      ? h("p.muted", null, v.dealer === ctx.you ? t("lr_next_round_you") : t("lr_next_round", { name: ctx.name(v.dealer) }))
+      : null);
 }
 
 function matchSummary(ctx) {

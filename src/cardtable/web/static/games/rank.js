@@ -2,9 +2,9 @@
 // current turn, pull-back (RG-6) and Anti-Rank (RG-8) shown in words.
 
 import { h } from "../util.js";
-import { t, tn, ordinal } from "../i18n.js";
+import { t, tn, tnYou, ordinal } from "../i18n.js";
 import { frenchCard, cardBack, chip } from "../cards.js";
-import { withNames, recentBox, KeyPad } from "./common.js";
+import { joined, recentBox, KeyPad } from "./common.js";
 
 const PILE_SHOWN = 8;
 const cardIn = (c) => chip(c, "rank");
@@ -190,54 +190,36 @@ function scoreline(ctx) {
   ];
 }
 
+/** An event from its typed details (docs/server-protocol.md, Ранг). */
 function describe(e, ctx) {
-  const [verb, arg] = e.move.split(" ");
+  const you = e.seat === ctx.you;
   const out = [];
-  if (verb === "play") {
-    out.push(...tn("rk_ev_play", { card: cardIn(arg) }));
-  } else if (verb === "draw") {
-    const mine = (ctx.view.log || []).find((x) => x.event === "draw" && x.move === e.seq && x.card);
-    const playable = /can be played/.test(e.note || "");
-    if (mine) out.push(...tn(playable ? "rk_ev_drew_card_play" : "rk_ev_drew_card_stuck", { card: cardIn(mine.card) }));
-    else out.push(t(playable ? "rk_ev_drew_play" : "rk_ev_drew_stuck"));
-  } else if (verb === "pass") {
-    out.push(t("rk_ev_pass"));
-  } else {
-    out.push(e.move);
-  }
-  const note = noteText(e.note || "", ctx);
-  if (note) out.push(h("span.note", null, " — ", note));
-  return h("span.ev", null, out);
-}
-
-/** The parts of an engine note worth showing besides the draw's playability. */
-function noteText(note, ctx) {
-  const parts = note.split("; ").filter((p) => !/^draws a card/.test(p));
-  if (!parts.length) return "";
-  return parts.map((p) => translateNote(p, ctx)).join("; ");
-}
-
-const NOTE_PATTERNS = [
-  [/^seat (\d+) can play, so seat (\d+) draws (\d+) and is back in the game \(RG-6\)$/, "rk_n_pull", (m) => ({ by: m[1], who: m[2], n: m[3] })],
-  [/^seat (\d+) cannot play: seat (\d+) is out, (\d+)\w+ \(RG-6\)$/, "rk_n_out_by", (m) => ({ by: m[1], who: m[2], place: m[3] })],
-  [/^the stock is empty: seat (\d+) is out, (\d+)\w+ \(RG-6\)$/, "rk_n_out_stock", (m) => ({ who: m[1], place: m[2] })],
-  [/^nobody can play: seat (\d+) declares Anti-Rank and plays any card \(RG-8\)$/, "rk_n_anti", (m) => ({ who: m[1] })],
-  [/^seat (\d+) can play: Anti-Rank is over \(RG-8\)$/, "rk_n_anti_over", (m) => ({ who: m[1] })],
-  [/^seat (\d+) stays in Rank and loses \(RG-7\)$/, "rk_n_lose", (m) => ({ who: m[1] })],
-];
-
-function translateNote(part, ctx) {
-  for (const [re, key, args] of NOTE_PATTERNS) {
-    const m = re.exec(part);
-    if (m) {
-      const a = args(m);
-      const you = a.who !== undefined && Number(a.who) === ctx.you;
-      for (const k of ["by", "who"]) if (a[k] !== undefined) a[k] = ctx.name(Number(a[k]), { lower: true });
-      if (a.place !== undefined) a.place = ordinal(Number(a.place));
-      return t(you ? `${key}_you` : key, a);
+  const notes = [];
+  const name = (seat) => ctx.name(seat, { lower: true });
+  for (const d of e.details || []) {
+    if (d.kind === "card_played") out.push(...tnYou("rk_ev_play", you, { card: cardIn(d.card) }));
+    else if (d.kind === "card_drawn") {
+      const mine = (ctx.view.log || []).find((x) => x.event === "draw" && x.move === e.seq && x.card);
+      if (mine) out.push(...tnYou(d.playable ? "rk_ev_drew_card_play" : "rk_ev_drew_card_stuck", you, { card: cardIn(mine.card) }));
+      else out.push(...tnYou(d.playable ? "rk_ev_drew_play" : "rk_ev_drew_stuck", you));
+    } else if (d.kind === "passed") out.push(...tnYou("rk_ev_pass", you));
+    else if (d.kind === "pull_back") {
+      notes.push([t(d.seat === ctx.you ? "rk_n_pull_you" : "rk_n_pull", { by: name(d.by), who: name(d.seat), n: d.count })]);
+    } else if (d.kind === "player_out") {
+      const key = d.by === null ? "rk_n_out_stock" : "rk_n_out_by";
+      const args = { who: name(d.seat), place: ordinal(d.place), by: d.by === null ? null : name(d.by) };
+      notes.push([t(d.seat === ctx.you ? `${key}_you` : key, args)]);
+    } else if (d.kind === "anti_rank_declared") {
+      notes.push([t(d.seat === ctx.you ? "rk_n_anti_you" : "rk_n_anti", { who: name(d.seat) })]);
+    } else if (d.kind === "anti_rank_over") {
+      notes.push([t(d.seat === ctx.you ? "rk_n_anti_over_you" : "rk_n_anti_over", { who: name(d.seat) })]);
+    } else if (d.kind === "match_ended") {
+      notes.push([t(d.loser === ctx.you ? "rk_n_lose_you" : "rk_n_lose", { who: name(d.loser) })]);
     }
   }
-  return withNames(part, ctx);
+  if (!out.length) out.push(e.move);
+  if (notes.length) out.push(h("span.note", null, " — ", ...joined(notes)));
+  return h("span.ev", null, out);
 }
 
 function describeMove(move, ctx) {
