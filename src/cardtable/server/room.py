@@ -33,7 +33,7 @@ from typing import Any
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Game, IllegalAction, State
 from cardtable.registry import load_game
-from cardtable.server.errors import ProtocolError
+from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.store import MatchRow, SeatRow, Store
 from cardtable.server.validate import is_match_id
@@ -315,8 +315,9 @@ class Room:
             "code": err.code,
             "message": self.redact_for(key, err.message),
         }
-        if err.rule is not None:
-            msg["rule"] = err.rule
+        if err.refusal is not None:
+            msg["rule"] = err.refusal.rule
+            msg["reason"] = redact_json(reason_body(err.refusal), self.cards, (self.view(key)[1],))
         if req_id is not None:
             msg["id"] = req_id
         return dumps(msg)
@@ -439,7 +440,7 @@ class Room:
                 raise ProtocolError("illegal", f"action {action} does not exist in {self.game.title}")
             reason = self.state.why_illegal(action)
             if reason is not None:
-                raise ProtocolError("illegal", reason, rule=_rule_of(reason), status=409)
+                raise ProtocolError("illegal", reason, status=409)
             return action
         if not isinstance(move, str) or not move.strip():
             raise ProtocolError("bad_message", "a move needs 'move' (text in the game's notation) or 'action' (an id)")
@@ -448,7 +449,7 @@ class Room:
         try:
             return self.state.parse_action(move)
         except IllegalAction as err:
-            raise ProtocolError("illegal", str(err), rule=err.rule, status=409) from None
+            raise ProtocolError("illegal", err.refusal or str(err), status=409) from None
 
     async def move(self, key: Key, seq: JSON, move: JSON = None, action: JSON = None,
                    conn: Connection | None = None, req_id: JSON = None) -> int:
@@ -714,12 +715,6 @@ class Room:
             state.apply_action(action)
             steps.append({"seq": line.seq, "event": line.for_key(key), "view": view_for(state, key)})
         return steps
-
-
-def _rule_of(reason: str) -> str | None:
-    from cardtable.protocol import _rule_id
-
-    return _rule_id(reason)
 
 
 class Rooms:
