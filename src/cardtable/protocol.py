@@ -179,6 +179,8 @@ class Game(ABC):
     """Registry name, e.g. ``"lost-cities"``."""
     title: ClassVar[str]
     """Human title, e.g. ``"Lost Cities"``."""
+    refusals: ClassVar[RefusalTable]
+    """Every reason a move of this game is refused, with its ruling and English text."""
 
     config: Any
     """A frozen, keyword-only dataclass of the variant options."""

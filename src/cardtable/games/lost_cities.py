@@ -255,6 +255,7 @@ class LostCities(Game):
 
     name: ClassVar[str] = "lost-cities"
     title: ClassVar[str] = "Lost Cities"
+    refusals = REFUSALS
 
     def __init__(self, *, colors: int = 5, rounds: int = 3) -> None:
         if isinstance(colors, bool) or colors not in (5, 6):

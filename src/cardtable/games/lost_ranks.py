@@ -381,6 +381,7 @@ class LostRanks(Game):
 
     name = "lost-ranks"
     title = "Lost Ranks"
+    refusals = REFUSALS
 
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
         if isinstance(players, bool) or players not in (2, 4):

@@ -590,6 +590,7 @@ class Rank(Game):
 
     name = "rank"
     title = "Ранг (Rank)"
+    refusals = REFUSALS
 
     def __init__(self, *, players: int = 4) -> None:
         if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
