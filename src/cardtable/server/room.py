@@ -233,6 +233,27 @@ class Room:
             return []
         return [{"action": a, "move": self.state.action_to_string(a)} for a in self.state.legal_actions()]
 
+    def refused_for(self, key: Key) -> list[dict[str, JSON]]:
+        """Why each card of the mover's own hand cannot be played now (tooltips).
+
+        Only the seat to move gets any, and only about ``play <card>`` moves naming a
+        card of its own hand: the reasons speak of that seat's cards and of public ones.
+        """
+        if key is None or self.finished or self.state.current_player() != key:
+            return []
+        view, vtext = self.view(key)
+        hand = set(view.get("hand") or ())
+        out: list[dict[str, JSON]] = []
+        for action in range(self.game.num_distinct_actions):
+            move = self.state.action_to_string(action)
+            verb, _, card = move.partition(" ")
+            if verb != "play" or card not in hand:
+                continue
+            refusal = self.state.why_illegal(action)
+            if refusal is not None:
+                out.append({"action": action, "move": move, "rule": refusal.rule, "reason": reason_body(refusal)})
+        return [redact_json(entry, self.cards, (vtext,)) for entry in out]
+
     def status(self) -> str:
         return "finished" if self.finished else "active"
 
@@ -303,6 +324,7 @@ class Room:
         }
         tail: dict[str, JSON] = {
             "legal": self.legal_for(key),
+            "refused": self.refused_for(key),
             "log": [line.for_key(key) for line in self.log],
             "result": self.result_for(key),
         }
@@ -341,7 +363,8 @@ class Room:
 
         def make(k: Key) -> str:
             head: dict[str, JSON] = {"type": "update", "seq": self.seq, "event": line.for_key(k), "status": status}
-            tail: dict[str, JSON] = {"legal": self.legal_for(k), "result": self.result_for(k)}
+            tail: dict[str, JSON] = {"legal": self.legal_for(k), "refused": self.refused_for(k),
+                                     "result": self.result_for(k)}
             return self._with_view(head, self.view(k)[1], tail)
 
         self.broadcast(make)
