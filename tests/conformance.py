@@ -27,7 +27,7 @@ import math
 import random
 
 from cardtable import records
-from cardtable.protocol import TERMINAL, Event, Game, IllegalAction, State, view_contains
+from cardtable.protocol import TERMINAL, Event, Game, IllegalAction, Refusal, State, view_contains
 
 REQUIRED_VIEW_KEYS = {"game", "player", "current_player", "round", "scores", "round_scores"}
 
@@ -94,7 +94,7 @@ def _check_playout(game: Game, seed: int, resample_every: int, max_actions: int)
         illegal = [a for a in range(game.num_distinct_actions) if a not in set(legal)]
         for a in rng.sample(illegal, min(3, len(illegal))):
             reason = state.why_illegal(a)
-            assert isinstance(reason, str) and reason
+            assert isinstance(reason, Refusal) and reason.message
             before = str(state)
             try:
                 state.apply_action(a)

@@ -60,9 +60,9 @@ def refusal(state: LostCitiesState, text: str) -> str:
     before = str(state)
     with pytest.raises(IllegalAction) as err:
         state.apply_action(action)
-    assert str(err.value) == reason
+    assert err.value.refusal == reason and str(err.value) == reason.message
     assert str(state) == before
-    return reason
+    return reason.message
 
 
 def play_round(state: LostCitiesState, policy: Callable[[LostCitiesState], str]) -> None:
@@ -367,8 +367,8 @@ def test_action_table_names_and_parsing() -> None:
     assert state.parse_action("  PLAY   g2 ") == state.game.play_action(parse_expedition("G2"))
     with pytest.raises(IllegalAction, match="not a move"):
         state.parse_action("fly away")
-    assert "not a move of Lost Cities" in (state.why_illegal(999) or "")
-    assert "not a move of Lost Cities" in (state.why_illegal(-1) or "")
+    assert "not a move of Lost Cities" in str(state.why_illegal(999))
+    assert "not a move of Lost Cities" in str(state.why_illegal(-1))
     with pytest.raises(IllegalAction):
         state.apply_action(999)
 

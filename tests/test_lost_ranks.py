@@ -84,11 +84,11 @@ def play(state: LostRanksState, *moves: str) -> None:
 def refuse(state: LostRanksState, move: str, rule: str) -> str:
     action = state.game.parse_action_name(move)
     reason = state.why_illegal(action)
-    assert reason is not None and rule in reason, reason
+    assert reason is not None and reason.rule == rule, reason
     with pytest.raises(IllegalAction) as err:
         state.apply_action(action)
-    assert err.value.rule is not None
-    return str(reason)
+    assert err.value.refusal == reason and err.value.rule == rule
+    return reason.message
 
 
 # A 4-player deal used by several rulings.  Trump AC (clubs, Black).

@@ -6,7 +6,8 @@ seed or from explicit deck orders.  A :class:`State` is OpenSpiel-like:
 
 * :meth:`State.current_player` — a seat, or :data:`TERMINAL`;
 * :meth:`State.legal_actions` — sorted ints in ``range(game.num_distinct_actions)``;
-* :meth:`State.why_illegal` — ``None`` or a readable reason citing the ruling;
+* :meth:`State.why_illegal` — ``None`` or a :class:`Refusal`: a message key, its
+  parameters and the ruling it rests on (front ends render it in the player's language);
 * :meth:`State.apply_action` / :meth:`State.undo_action` / :meth:`State.clone`;
 * :meth:`State.is_terminal` / :meth:`State.returns` / :meth:`State.result`;
 * :meth:`State.view` — exactly what one seat may know, as JSON-ready data;
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import string
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple
@@ -36,15 +38,113 @@ JSON = Any
 """A JSON-serialisable value (dicts, lists, str, int, float, bool, None)."""
 
 
+@dataclasses.dataclass(frozen=True)
+class Refusal:
+    """Why an action is illegal, as data: a message ``key``, its ``params`` and its ``rule``.
+
+    ``key`` names one message of one game (``"lost-cities.wager_after_number"``);
+    ``params`` are JSON values — card names (``"Y5"``), suit or colour words
+    (``"hearts"``, ``"yellow"``), numbers, lists of card names — and ``rule`` is the
+    ruling id the refusal rests on (``"LC-3"``), or ``None``.  Front ends render the
+    record in the player's language from the catalog of :mod:`cardtable.i18n`;
+    :attr:`message` is the English rendering (logs, errors, the command line),
+    from the English ``template`` the game keeps for ``key``.
+
+    >>> r = Refusal("demo.held", {"card": "Y5"}, "LC-3", template="you have no {card}")
+    >>> r.message
+    'you have no Y5 (LC-3)'
+    >>> r.to_json()
+    {'key': 'demo.held', 'params': {'card': 'Y5'}, 'rule': 'LC-3'}
+    """
+
+    key: str
+    params: Mapping[str, JSON]
+    rule: str | None
+    template: str = dataclasses.field(default="", compare=False, repr=False)
+    """The English template of ``key`` (``{name}`` placeholders), kept for :attr:`message`."""
+
+    @property
+    def message(self) -> str:
+        """The English text, with the ruling id in parentheses."""
+        return render_refusal(self.template or self.key, self.params, self.rule)
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"key", "params", "rule"}``: what a server sends and a client renders."""
+        return {"key": self.key, "params": dict(self.params), "rule": self.rule}
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def render_refusal(template: str, params: Mapping[str, JSON], rule: str | None,
+                   terms: Mapping[str, Mapping[str, str]] | None = None) -> str:
+    """Fill a refusal ``template`` and append ``" (rule)"``.
+
+    The template format (the catalog's, see :mod:`cardtable.i18n`): ``{name}`` is the
+    parameter as it is (a list is joined with ``", "``); ``{name:form}`` is the word
+    ``terms[value][form]`` — how a language declines a suit or colour word
+    (``{suit:gen}`` → ``"червей"``).  ``{{`` and ``}}`` are literal braces.
+
+    >>> render_refusal("follow {suit:acc}, not {cards}", {"suit": "hearts", "cards": ["7S", "8S"]}, "LR-7",
+    ...                {"hearts": {"acc": "червы"}})
+    'follow червы, not 7S, 8S (LR-7)'
+    """
+    out: list[str] = []
+    for literal, name, form, _ in string.Formatter().parse(template):
+        out.append(literal)
+        if name is None:
+            continue
+        value = params[name]
+        if form:
+            out.append((terms or {})[str(value)][form])
+        elif isinstance(value, list):
+            out.append(", ".join(map(str, value)))
+        else:
+            out.append(str(value))
+    text = "".join(out)
+    return f"{text} ({rule})" if rule else text
+
+
+class RefusalTable:
+    """One game's refusal messages: ``key → (rule, English template)``, in one place.
+
+    Calling the table makes a :class:`Refusal`: ``refuse("held", card="Y5")``.  Keys are
+    given short and stored with the game's prefix (``"lost-cities.held"``).
+    """
+
+    def __init__(self, prefix: str, messages: Mapping[str, tuple[str | None, str]]) -> None:
+        self.prefix = prefix
+        self.messages: dict[str, tuple[str | None, str]] = {f"{prefix}.{k}": v for k, v in messages.items()}
+
+    def __call__(self, key: str, /, **params: JSON) -> Refusal:
+        full = f"{self.prefix}.{key}"
+        rule, template = self.messages[full]
+        return Refusal(full, params, rule, template)
+
+    def templates(self) -> dict[str, str]:
+        """``key → English template`` (the English catalog of this game)."""
+        return {key: template for key, (_, template) in self.messages.items()}
+
+
+PROTOCOL_REFUSALS: Final = RefusalTable("protocol", {
+    "match_over": (None, "the match is over: no more moves"),
+    "not_a_move": (None, "{text} is not a move of {game}; legal now: {legal}"),
+    "not_legal": (None, "{action} is not legal now"),
+})
+"""Refusals every game shares (:meth:`State.parse_action`)."""
+
+
 class IllegalAction(ValueError):
     """An action that the rules forbid (or that cannot be read) in this state.
 
-    ``rule`` is the ruling id the refusal rests on (``"LC-4"``), if any.
+    ``refusal`` is the :class:`Refusal` record when there is one (``str(err)`` is then
+    its English message); ``rule`` is the ruling id the refusal rests on (``"LC-4"``).
     """
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
-        super().__init__(message)
-        self.rule = rule
+    def __init__(self, reason: Refusal | str, rule: str | None = None) -> None:
+        super().__init__(str(reason))
+        self.refusal = reason if isinstance(reason, Refusal) else None
+        self.rule = self.refusal.rule if self.refusal is not None else rule
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -123,6 +223,8 @@ class Game(ABC):
     """Registry name, e.g. ``"lost-cities"`` (``info.name``)."""
     title: ClassVar[str]
     """Human title, e.g. ``"Lost Cities"`` (``info.title.en``)."""
+    refusals: ClassVar[RefusalTable]
+    """Every reason a move of this game is refused, with its ruling and English text."""
 
     config: Any
     """A frozen, keyword-only dataclass of the variant options."""
@@ -206,8 +308,8 @@ class State(ABC):
         """Legal action ids, sorted ascending; empty when terminal."""
 
     @abstractmethod
-    def why_illegal(self, action: int) -> str | None:
-        """``None`` if ``action`` is legal, else the reason with its ruling id."""
+    def why_illegal(self, action: int) -> Refusal | None:
+        """``None`` if ``action`` is legal, else the :class:`Refusal` saying why (with its ruling id)."""
 
     def is_legal(self, action: int) -> bool:
         return self.why_illegal(action) is None
@@ -237,14 +339,16 @@ class State(ABC):
         Raises :class:`IllegalAction` saying what was wrong and what is allowed.
         """
         if self.is_terminal():
-            raise IllegalAction("the match is over: no more moves")
+            raise IllegalAction(PROTOCOL_REFUSALS("match_over"))
         try:
             action = self.game.parse_action_name(text)
-        except IllegalAction as err:
-            raise IllegalAction(f"{err}; legal now: {', '.join(self.legal_action_strings())}") from None
+        except IllegalAction:
+            raise IllegalAction(PROTOCOL_REFUSALS(
+                "not_a_move", text=repr(text.strip()), game=self.game.title, legal=self.legal_action_strings()
+            )) from None
         reason = self.why_illegal(action)
         if reason is not None:
-            raise IllegalAction(reason, rule_id(reason))
+            raise IllegalAction(reason)
         return action
 
     # --- outcome ------------------------------------------------------------
@@ -315,18 +419,3 @@ def _contains(whole: JSON, part: JSON, *, top: bool = False) -> bool:
     if isinstance(part, list):
         return isinstance(whole, list) and len(whole) == len(part) and all(map(_contains, whole, part))
     return type(whole) is type(part) and bool(whole == part)
-
-
-_RULE_PREFIXES: Final = ("LC-", "LR-", "RG-")
-
-
-def rule_id(reason: str) -> str | None:
-    """The first ruling id (``LC-3``, ``LR-14``, ``RG-6`` …) cited in ``reason``, if any.
-
-    >>> rule_id("you have no Y7 in your hand (LC-3)")
-    'LC-3'
-    """
-    for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
-        if word.startswith(_RULE_PREFIXES):
-            return word.rstrip(".;:")
-    return None

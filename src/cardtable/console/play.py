@@ -16,10 +16,12 @@ from types import ModuleType
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from cardtable import records
 from cardtable.agents import Agent, Observation
+from cardtable.i18n import render as render_refusal
 from cardtable.protocol import Event, IllegalAction, State
 
 HELP_EN = (
@@ -197,7 +199,8 @@ class TerminalMatch:
             try:
                 return self.state.parse_action(raw)
             except IllegalAction as err:
-                self.console.print(f"[red]{err}[/]")
+                reason = str(err) if err.refusal is None else render_refusal(err.refusal, self.lang)
+                self.console.print(f"[red]{escape(reason)}[/]")
                 self.console.print(self._legal_table(choices))
 
     @staticmethod

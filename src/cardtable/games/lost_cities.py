@@ -48,14 +48,16 @@ Example::
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from cardtable.cards import COLOR_LETTERS, COLOR_WORDS, EXPEDITION_NAMES, parse_expedition
 from cardtable.description import GameInfo, Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, EventDetail, Game, IllegalAction, State, round_rng
+from cardtable.protocol import (
+    JSON, PROTOCOL_REFUSALS, TERMINAL, Event, EventDetail, Game, IllegalAction, Refusal, RefusalTable, State,
+    round_rng,
+)
 
 HAND_SIZE: Final = 8
 """Cards dealt to each player (LC-2)."""
@@ -63,7 +65,20 @@ STALL_LIMIT: Final = 100
 """Turns in a row without a draw-pile card after which the round ends (LC-5)."""
 PLAY, DRAW = 0, 1
 """The two phases of a turn (LC-3, LC-4)."""
-_RULE_RE: Final = re.compile(r"LC-\d+")
+REFUSALS: Final = RefusalTable("lost-cities", {
+    "no_such_action": (None, "{action} is not a move of Lost Cities (action ids are 0..{last})"),
+    "match_over": (None, "the match is over: no more moves"),
+    "draw_now": ("LC-4", "you have already played a card this turn: now draw a card, not {move}"),
+    "not_in_hand": ("LC-3", "you have no {card} in your hand"),
+    "wager_after_number": ("LC-3", "a wager may be placed only before any number card: "
+                                   "your {colour} expedition already holds {top}"),
+    "not_higher": ("LC-3", "{card} is not higher than {top} already on your {colour} expedition"),
+    "play_first": ("LC-3", "first play or discard a card, then draw; {move} must wait"),
+    "pile_just_discarded": ("LC-4", "you cannot take from the {colour} discard pile: "
+                                    "you discarded onto it this turn"),
+    "pile_empty": ("LC-4", "the {colour} discard pile is empty"),
+})
+"""Every reason a Lost Cities move is refused: key → (ruling, English template)."""
 
 # ---------------------------------------------------------------------------
 # Card sets.
@@ -365,6 +380,7 @@ class LostCities(Game):
     info: ClassVar[GameInfo] = INFO
     name: ClassVar[str] = INFO.name
     title: ClassVar[str] = INFO.title.en
+    refusals = REFUSALS
 
     def __init__(self, *, colors: int = 5, rounds: int = 3) -> None:
         INFO.check({"colors": colors, "rounds": rounds})
@@ -574,50 +590,44 @@ class LostCitiesState(State):
         return [*t0[u & 0x3FFF], *t1[(u >> 16) & 0x3FFF], *t2[(u >> 32) & 0x3FFF],
                 *t3[(u >> 48) & 0x3FFF], *t4[(u >> 64) & 0x3FFF], *t5[(u >> 80) & 0x3FFF]]
 
-    def why_illegal(self, action: int) -> str | None:
+    def why_illegal(self, action: int) -> Refusal | None:
         g = self._g
         if not isinstance(action, int) or not 0 <= action < g.num_distinct_actions:
-            return f"{action!r} is not a move of Lost Cities (action ids are 0..{g.num_distinct_actions - 1})"
+            return REFUSALS("no_such_action", action=repr(action), last=g.num_distinct_actions - 1)
         if self._cur < 0:
-            return "the match is over: no more moves"
+            return REFUSALS("match_over")
         p = self._cur
         dd = self._dd
         name = g._names[action]
         if action < dd:
             if self._phase == DRAW:
-                return f"you have already played a card this turn: now draw a card (LC-4), not {name!r}"
+                return REFUSALS("draw_now", move=repr(name))
             c, r = divmod(action, 20)
             kind = 10 * c + r % 10
-            card = EXPEDITION_NAMES[kind]
             if not self._hand[p] & _BIT[kind]:
-                return f"you have no {card} in your hand (LC-3)"
+                return REFUSALS("not_in_hand", card=EXPEDITION_NAMES[kind])
             if r >= 10:
                 return None
             t = _tops_value(self._hand[p], c)
             if _playable(kind, t):
                 return None
-            colour = COLOR_WORDS[c]
+            top = EXPEDITION_NAMES[10 * c + t - 1]
             if kind % 10 == 0:
-                return (f"a wager may be placed only before any number card: your {colour} expedition "
-                        f"already holds {EXPEDITION_NAMES[10 * c + t - 1]} (LC-3)")
-            return (f"{card} is not higher than {EXPEDITION_NAMES[10 * c + t - 1]} already on your "
-                    f"{colour} expedition (LC-3)")
+                return REFUSALS("wager_after_number", colour=COLOR_WORDS[c], top=top)
+            return REFUSALS("not_higher", card=EXPEDITION_NAMES[kind], top=top, colour=COLOR_WORDS[c])
         if self._phase == PLAY:
-            return f"first play or discard a card (LC-3), then draw; {name!r} must wait"
+            return REFUSALS("play_first", move=repr(name))
         if action == dd:
             return None
         c = action - dd - 1
         if self._ban >> c & 1:
-            return (f"you cannot take from the {COLOR_WORDS[c]} discard pile: you discarded onto it "
-                    f"this turn (LC-4)")
+            return REFUSALS("pile_just_discarded", colour=COLOR_WORDS[c])
         if not self._nonempty >> c & 1:
-            return f"the {COLOR_WORDS[c]} discard pile is empty (LC-4)"
+            return REFUSALS("pile_empty", colour=COLOR_WORDS[c])
         return None
 
     def _refuse(self, action: Any) -> IllegalAction:
-        reason = self.why_illegal(action) or f"{action!r} is not legal now"
-        found = _RULE_RE.search(reason)
-        return IllegalAction(reason, found.group(0) if found else None)
+        return IllegalAction(self.why_illegal(action) or PROTOCOL_REFUSALS("not_legal", action=repr(action)))
 
     def _full_snapshot(self) -> _Snapshot:
         return (_UNDO_FULL, self._cur, self._phase, self._ban, tuple(self._hand), tuple(self._exp),

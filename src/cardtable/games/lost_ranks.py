@@ -105,7 +105,10 @@ from cardtable.cards import (
 )
 from cardtable.cards import bit_list as _mask_to_list
 from cardtable.description import Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, EventDetail, Game, IllegalAction, State, round_rng, rule_id
+from cardtable.protocol import (
+    JSON, PROTOCOL_REFUSALS, TERMINAL, Event, EventDetail, Game, IllegalAction, Refusal, RefusalTable, State,
+    round_rng,
+)
 
 # ---------------------------------------------------------------------------
 # Tables
@@ -145,6 +148,32 @@ VOID_MASKS: Final = tuple(
 
 CARD_SUIT: Final = tuple([c // 13 for c in range(52)] + [-1])
 CARD_RANK: Final = tuple([c % 13 for c in range(52)] + [-1])
+
+REFUSALS: Final = RefusalTable("lost-ranks", {
+    "no_such_action": (None, "{action} is not a move of Lost Ranks (action ids are 0..{last})"),
+    "match_over": (None, "the match is over: no more moves"),
+    "play_drawn": ("LR-14", "you drew {drawn} from your phantom deck: play one of them with 'phantom …'"),
+    "not_drawn": ("LR-14", "{card} is not one of the cards you drew ({drawn})"),
+    "spy_phantom_lead": ("LR-14", "the Spy cannot lead from the phantom deck unless it is the last phantom card"),
+    "drawn_jack_protected": ("LR-14", "Jack protection: play {other}, not {card}, of the two drawn {suit}"),
+    "drawn_follows": ("LR-14", "a drawn card follows {suit}: you must play it"),
+    "phantom_not_drawn": ("LR-14", "'phantom …' chooses one of the two cards taken by 'draw two': you have not drawn"),
+    "first_lead_forced_hand": ("LR-6", "the first lead of the round must be {card} from your hand"),
+    "phantom_empty": ("LR-13", "your phantom deck is empty"),
+    "answer_from_hand": ("LR-13", "you must play from your hand: your opponent led from the phantom deck"),
+    "answer_from_phantom": ("LR-13", "you must play from your phantom deck ('draw two'): "
+                                     "your opponent led from the hand"),
+    "not_held": (None, "you do not hold {card}"),
+    "not_in_hand": (None, "you do not hold {card} in your hand"),
+    "first_lead_forced": ("LR-6", "the first lead of the round must be {card}"),
+    "spy_leads_last": ("LR-8", "the Spy may lead only as your very last card"),
+    "spy_leads_last_of_source": ("LR-8", "the Spy may lead only as your very last card of the source it is played from"),
+    "spy_must_follow": ("LR-7", "the Spy may not be played while you hold a card of the led suit, {suit}"),
+    "must_follow": ("LR-7", "you must follow {suit}"),
+    "jack_protected": ("LR-7", "Jack protection: you hold another card of {suit}, so {card} stays protected"),
+})
+"""Every reason a Lost Ranks move is refused: key → (ruling, English template)."""
+
 
 # ---------------------------------------------------------------------------
 # Hot-path tables.  Random play-outs spend their time in ``apply_action`` and
@@ -506,6 +535,7 @@ class LostRanks(Game):
     info = INFO
     name = INFO.name
     title = INFO.title.en
+    refusals = REFUSALS
 
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
         INFO.check({"players": players, "force_strength": force_strength, "longer_game": longer_game})
@@ -966,12 +996,12 @@ class LostRanksState(State):
         b0, b1, b2, b3, b4, b5, b6 = m.to_bytes(7, "little")
         return [*_B0[b0], *_B1[b1], *_B2[b2], *_B3[b3], *_B4[b4], *_B5[b5], *_B6[b6]]
 
-    def why_illegal(self, action: int) -> str | None:
+    def why_illegal(self, action: int) -> Refusal | None:
         g = self.game
         if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < g.num_distinct_actions:
-            return f"{action!r} is not a move of Lost Ranks (action ids are 0..{g.num_distinct_actions - 1})"
+            return REFUSALS("no_such_action", action=repr(action), last=g.num_distinct_actions - 1)
         if self._outcome >= 0:
-            return "the match is over: no more moves"
+            return REFUSALS("match_over")
         m = self._lm
         if m is None:
             m = self._settle()[0]
@@ -979,49 +1009,50 @@ class LostRanksState(State):
             return None
         return self._reason(action)
 
-    def _reason(self, action: int) -> str:
-        p = self._to_move
+    def _reason(self, action: int) -> Refusal:
         led = self._led
         leading = not self._trick
         suit = SUIT_WORDS[led] if led >= 0 else ""
         if self._pending:
-            drawn = " and ".join(FRENCH_NAMES[c] for c in self._pending)
-            if action < PHANTOM_BASE:
-                return f"you drew {drawn} from your phantom deck: play one of them with 'phantom …' (LR-14)"
-            c = action - PHANTOM_BASE
-            if c not in self._pending:
-                return f"{FRENCH_NAMES[c]} is not one of the cards you drew ({drawn}) (LR-14)"
-            if leading:
-                return "the Spy cannot lead from the phantom deck unless it is the last phantom card (LR-14)"
-            if CARD_SUIT[c] == led:
-                other = [x for x in self._pending if x != c][0]
-                return f"Jack protection: play {FRENCH_NAMES[other]}, not {FRENCH_NAMES[c]}, of the two drawn {suit} (LR-14, LR-7)"
-            return f"a drawn card follows {suit}: you must play it (LR-14)"
+            return self._pending_reason(action, leading, suit)
         if action >= PHANTOM_BASE:
-            return "'phantom …' chooses one of the two cards taken by 'draw two': you have not drawn (LR-14)"
+            return REFUSALS("phantom_not_drawn")
         if action == DRAW:
             if leading:
                 if self._forced >= 0:
-                    return f"the first lead of the round must be {FRENCH_NAMES[self._forced]} from your hand (LR-6)"
-                return "your phantom deck is empty (LR-13)"
-            return "you must play from your hand: your opponent led from the phantom deck (LR-13)"
+                    return REFUSALS("first_lead_forced_hand", card=FRENCH_NAMES[self._forced])
+                return REFUSALS("phantom_empty")
+            return REFUSALS("answer_from_hand")
         c = action
         name = FRENCH_NAMES[c]
         if self._two and not leading and self._required_source() == PHANTOM:
-            return "you must play from your phantom deck ('draw two'): your opponent led from the hand (LR-13)"
-        if not self._hands[p] >> c & 1:
-            return f"you do not hold {name}" + (" in your hand" if self._two else "")
+            return REFUSALS("answer_from_phantom")
+        if not self._hands[self._to_move] >> c & 1:
+            return REFUSALS("not_in_hand" if self._two else "not_held", card=name)
         if leading:
             if self._forced >= 0:
-                return f"the first lead of the round must be {FRENCH_NAMES[self._forced]} (LR-6)"
-            return "the Spy may lead only as your very last card" + (
-                " of the source it is played from (LR-8)" if self._two else " (LR-8)"
-            )
+                return REFUSALS("first_lead_forced", card=FRENCH_NAMES[self._forced])
+            return REFUSALS("spy_leads_last_of_source" if self._two else "spy_leads_last")
         if c == SPY:
-            return f"the Spy may not be played while you hold a card of the led suit, {suit} (LR-7)"
+            return REFUSALS("spy_must_follow", suit=suit)
         if CARD_SUIT[c] != led:
-            return f"you must follow {suit} (LR-7)"
-        return f"Jack protection: you hold another card of {suit}, so {name} stays protected (LR-7)"
+            return REFUSALS("must_follow", suit=suit)
+        return REFUSALS("jack_protected", suit=suit, card=name)
+
+    def _pending_reason(self, action: int, leading: bool, suit: str) -> Refusal:
+        """Why ``action`` is refused while the two cards of 'draw two' wait (LR-14)."""
+        drawn = [FRENCH_NAMES[c] for c in self._pending]
+        if action < PHANTOM_BASE:
+            return REFUSALS("play_drawn", drawn=drawn)
+        c = action - PHANTOM_BASE
+        if c not in self._pending:
+            return REFUSALS("not_drawn", card=FRENCH_NAMES[c], drawn=drawn)
+        if leading:
+            return REFUSALS("spy_phantom_lead")
+        if CARD_SUIT[c] == self._led:
+            other = [x for x in self._pending if x != c][0]
+            return REFUSALS("drawn_jack_protected", other=FRENCH_NAMES[other], card=FRENCH_NAMES[c], suit=suit)
+        return REFUSALS("drawn_follows", suit=suit)
 
     # ------------------------------------------------------------------ apply
     def apply_action(self, action: int) -> Event:
@@ -1251,8 +1282,7 @@ class LostRanksState(State):
 
     def _refusal(self, action: int) -> IllegalAction:
         """The error for an illegal ``action``, with its reason and ruling."""
-        reason = self.why_illegal(action) or "illegal move"
-        return IllegalAction(reason, rule_id(reason))
+        return IllegalAction(self.why_illegal(action) or PROTOCOL_REFUSALS("not_legal", action=repr(action)))
 
     def _apply_any(self, action: int) -> Event:
         """Any legal play: the general path (a draw of the last phantom card, a round's last play)."""

@@ -59,7 +59,10 @@ from typing import ClassVar, Final, NamedTuple
 from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
 from cardtable.cards import bit_list as _kinds
 from cardtable.description import Text, describe
-from cardtable.protocol import JSON, TERMINAL, Event, EventDetail, Game, IllegalAction, State, round_rng
+from cardtable.protocol import (
+    JSON, PROTOCOL_REFUSALS, TERMINAL, Event, EventDetail, Game, IllegalAction, Refusal, RefusalTable, State,
+    round_rng,
+)
 
 __all__ = [
     "Rank", "RankConfig", "RankState", "HandConstraints", "constrained_deal", "constraints_of_view",
@@ -76,6 +79,35 @@ HAND_SIZE: Final = 5
 ACTION_NAMES: Final[tuple[str, ...]] = tuple(["play " + FRENCH_NAMES[k] for k in range(NUM_KINDS)] + ["draw", "pass"])
 _DRAW_WORDS: Final = ("DRAW", "ВЗЯТЬ", "БЕРУ", "TAKE")
 _PASS_WORDS: Final = ("PASS", "ПАС", "ПРОПУСК")
+
+REFUSALS: Final = RefusalTable("rank", {
+    "no_such_action": (None, "{action} is not a move of Ранг: actions are 0..52 (play a card kind, 52 = JK), "
+                             "53 (draw) and 54 (pass)"),
+    "game_over": ("RG-7", "the game is over: seat {seat} stayed in Rank"),
+    "not_held": ("RG-4", "you do not hold {card}: you can only play a card from your hand"),
+    "play_drawn": ("RG-5", "you drew {card} and it can be played: it must be played"),
+    "does_not_fit": ("RG-4", "{card} does not go on {top}: it is neither one rank from {rank} ({lower} or {higher}), "
+                             "nor a {rank}, nor an Ace, King or joker"),
+    "does_not_fit_draw": ("RG-5", "{card} does not go on {top}: it is neither one rank from {rank} "
+                                  "({lower} or {higher}), nor a {rank}, nor an Ace, King or joker; "
+                                  "you can play nothing, so draw a card"),
+    "does_not_fit_pass": ("RG-5", "{card} does not go on {top}: it is neither one rank from {rank} "
+                                  "({lower} or {higher}), nor a {rank}, nor an Ace, King or joker; "
+                                  "you can play nothing, so pass"),
+    "play_neighbour_first": ("RG-4", "you hold a card one rank from {rank} ({lower} or {higher}): play that first"),
+    "play_same_rank_first": ("RG-4", "you hold a {rank}, the same rank as {top}: play it before an Ace, King or joker"),
+    "play_ace_king_first": ("RG-4", "you hold an Ace or a King: play it before a joker"),
+    "anti_rank_nobody": ("RG-8", "Anti-Rank: nobody can play on {top}, so you play any one card of your choice "
+                                 "and the turn passes"),
+    "anti_rank_you": ("RG-8", "Anti-Rank: you cannot play on {top}, so you play any one card of your choice "
+                              "and the turn passes"),
+    "draw_can_play": ("RG-4", "you can play ({cards}): playing is compulsory, you draw only when you can play nothing"),
+    "stock_empty": ("RG-5", "the stock is empty: you cannot draw, so you pass"),
+    "pass_can_play": ("RG-4", "you can play ({cards}): playing is compulsory, you may not pass"),
+    "pass_must_draw": ("RG-5", "the stock is not empty: a player who can play nothing draws a card; "
+                               "passing is only for an empty stock"),
+})
+"""Every reason a Ранг move is refused: key → (ruling, English template)."""
 
 # --- precomputed tables --------------------------------------------------------------
 # A hand is two ints: ``pres`` with bit k set when kind k is held (same bit layout as
@@ -533,11 +565,6 @@ def _rank_word(r: int) -> str:
     return RANK_NAMES[r]
 
 
-def _neighbours(top: int) -> str:
-    r = top % 13
-    return f"{RANK_NAMES[(r - 1) % 13]} or {RANK_NAMES[(r + 1) % 13]}"
-
-
 def _ordinal(n: int) -> str:
     return f"{n}{'th' if 10 <= n % 100 < 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
@@ -675,6 +702,7 @@ class Rank(Game):
     info = INFO
     name = INFO.name
     title = INFO.title.en
+    refusals = REFUSALS
 
     def __init__(self, *, players: int = 4) -> None:
         INFO.check({"players": players})
@@ -920,8 +948,7 @@ class RankState(State):
         except (TypeError, ValueError):
             ok = 0
         if not ok:
-            reason = self.why_illegal(action) or f"{action!r} is not legal now"
-            raise IllegalAction(reason, _rule_of(reason))
+            raise IllegalAction(self.why_illegal(action) or PROTOCOL_REFUSALS("not_legal", action=repr(action)))
         cur = self._cur
         pile = self._pile
         log = self._log
@@ -1072,54 +1099,49 @@ class RankState(State):
         return new
 
     # --- reasons -----------------------------------------------------------------------
-    def why_illegal(self, action: int) -> str | None:
+    def why_illegal(self, action: int) -> Refusal | None:
         if not isinstance(action, int) or isinstance(action, bool) or not 0 <= action < NUM_ACTIONS:
-            return (f"{action!r} is not a move of Ранг: actions are 0..52 (play a card kind, 52 = JK), "
-                    f"53 (draw) and 54 (pass)")
+            return REFUSALS("no_such_action", action=repr(action))
         if self._cur < 0:
-            return f"the game is over: seat {self._loser} stayed in Rank (RG-7)"
+            return REFUSALS("game_over", seat=self._loser)
         mask = self._mask
         if (mask >> action) & 1:
             return None
-        seat = self._cur
-        pres = self._pres[seat]
-        top = self._pile[-1]
-        tname = FRENCH_NAMES[top]
         plays = mask & ALL_KINDS
-        can = ", ".join(FRENCH_NAMES[k] for k in _kinds(plays))
         if action < NUM_KINDS:
-            name = FRENCH_NAMES[action]
-            if not pres & _BIT[action]:
-                return f"you do not hold {name}: you can only play a card from your hand (RG-4)"
-            # Held but not allowed: the turn is not in Anti-Rank (where any held card is legal).
-            last = self._log[-1]
-            if last[1] == L_DRAW and last[2] == seat and last[4] and len(self.history) == last[0]:
-                return f"you drew {FRENCH_NAMES[last[3]]} and it can be played: it must be played (RG-5)"
-            r = top % 13
-            if not _ANY[top] & _BIT[action]:
-                stuck = ""
-                if not plays:
-                    stuck = "; you can play nothing, so " + ("draw a card" if mask & _DRAW_BIT else "pass")
-                return (f"{name} does not go on {tname}: it is neither one rank from {_rank_word(r)} "
-                        f"({_neighbours(top)}), nor a {_rank_word(r)}, nor an Ace, King or joker{stuck} "
-                        f"({'RG-4, RG-5' if stuck else 'RG-4'})")
-            if plays & _ADJ[top]:
-                return f"you hold a card one rank from {_rank_word(r)} ({_neighbours(top)}): play that first (RG-4)"
-            if plays & _SAME[top]:
-                return f"you hold a {_rank_word(r)}, the same rank as {tname}: play it before an Ace, King or joker (RG-4)"
-            return "you hold an Ace or a King: play it before a joker (RG-4)"
+            return self._play_reason(action, plays)
+        top = FRENCH_NAMES[self._pile[-1]]
         if self._anti:
+            seat = self._cur
             declared_here = self._anti_by == seat and self._anti_move() >= self._turn[1]
-            who = "nobody can play" if declared_here else "you cannot play"
-            return (f"Anti-Rank: {who} on {tname}, so you play any one card of your choice and the turn passes "
-                    f"(RG-8)")
+            return REFUSALS("anti_rank_nobody" if declared_here else "anti_rank_you", top=top)
+        can = [FRENCH_NAMES[k] for k in _kinds(plays)]
         if action == DRAW:
-            if plays:
-                return f"you can play ({can}): playing is compulsory, you draw only when you can play nothing (RG-4, RG-5)"
-            return "the stock is empty: you cannot draw, so you pass (RG-5)"
-        if plays:
-            return f"you can play ({can}): playing is compulsory, you may not pass (RG-4)"
-        return "the stock is not empty: a player who can play nothing draws a card; passing is only for an empty stock (RG-5)"
+            return REFUSALS("draw_can_play", cards=can) if plays else REFUSALS("stock_empty")
+        return REFUSALS("pass_can_play", cards=can) if plays else REFUSALS("pass_must_draw")
+
+    def _play_reason(self, action: int, plays: int) -> Refusal:
+        """Why the card kind ``action`` may not be played now (RG-4, RG-5)."""
+        seat = self._cur
+        top = self._pile[-1]
+        name = FRENCH_NAMES[action]
+        if not self._pres[seat] & _BIT[action]:
+            return REFUSALS("not_held", card=name)
+        # Held but not allowed: the turn is not in Anti-Rank (where any held card is legal).
+        last = self._log[-1]
+        if last[1] == L_DRAW and last[2] == seat and last[4] and len(self.history) == last[0]:
+            return REFUSALS("play_drawn", card=FRENCH_NAMES[last[3]])
+        r = top % 13
+        ranks = {"top": FRENCH_NAMES[top], "rank": _rank_word(r),
+                 "lower": RANK_NAMES[(r - 1) % 13], "higher": RANK_NAMES[(r + 1) % 13]}
+        if not _ANY[top] & _BIT[action]:
+            key = "does_not_fit" if plays else ("does_not_fit_draw" if self._mask & _DRAW_BIT else "does_not_fit_pass")
+            return REFUSALS(key, card=name, **ranks)
+        if plays & _ADJ[top]:
+            return REFUSALS("play_neighbour_first", **ranks)
+        if plays & _SAME[top]:
+            return REFUSALS("play_same_rank_first", rank=ranks["rank"], top=ranks["top"])
+        return REFUSALS("play_ace_king_first")
 
     def _anti_move(self) -> int:
         for entry in reversed(self._log):
@@ -1357,9 +1379,3 @@ def _sorted_cards(cards: list[int]) -> list[int]:
     """Cards by rank (2 … A) then suit, jokers last."""
     return sorted(cards, key=lambda c: (c % 13 if c != JOKER else 13, c // 13 if c != JOKER else 0))
 
-
-def _rule_of(reason: str) -> str | None:
-    for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
-        if word.startswith("RG-"):
-            return word.rstrip(".;:")
-    return None

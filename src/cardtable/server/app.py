@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardtable import records
 from cardtable.agents import agent_names
+from cardtable.i18n import LANGUAGES, catalog
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
 from cardtable.server.errors import ProtocolError, install_error_handlers
@@ -109,6 +110,11 @@ def create_app(
                 "default_agent": default_agent(name),
             })
         return out
+
+    @app.get("/api/i18n")
+    async def i18n() -> dict[str, JSON]:
+        """The refusal catalog of every language (``cardtable.i18n``), for the browser."""
+        return {lang: catalog(lang) for lang in LANGUAGES}
 
     @app.post("/api/matches", status_code=201)
     async def create_match(request: Request) -> JSONResponse:

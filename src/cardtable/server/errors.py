@@ -1,7 +1,8 @@
 """Refusals and failures in the one documented shape.
 
 Every error the server sends, over HTTP or the websocket, is a JSON object
-``{"type": "error", "code": …, "message": …}`` (plus ``rule``, and ``seq`` and
+``{"type": "error", "code": …, "message": …}`` (plus ``rule`` and ``reason`` — the
+:class:`~cardtable.protocol.Refusal` record — for an illegal move, and ``seq`` and
 ``id`` on the websocket; see ``docs/server-protocol.md``).  :class:`ProtocolError`
 is a refusal; :func:`install_error_handlers` turns everything else an HTTP
 request can end in — FastAPI's validation errors, unknown routes, wrong
@@ -19,28 +20,40 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from cardtable.protocol import JSON
+from cardtable.protocol import JSON, Refusal
 
 log = logging.getLogger("cardtable.server")
 
 
 class ProtocolError(Exception):
-    """A refused request: ``code`` is the typed reason, ``message`` says why."""
+    """A refused request: ``code`` is the typed reason, ``message`` says why (in English).
 
-    def __init__(self, code: str, message: str, *, rule: str | None = None, status: int = 400) -> None:
-        super().__init__(message)
+    ``refusal`` is the game's record of an illegal move: its ``rule`` is sent as
+    ``rule`` and the record (``key``, ``params``) as ``reason``, for clients to render
+    in their player's language.
+    """
+
+    def __init__(self, code: str, message: str | Refusal, *, status: int = 400) -> None:
+        super().__init__(str(message))
         self.code = code
-        self.message = message
-        self.rule = rule
+        self.message = str(message)
+        self.refusal = message if isinstance(message, Refusal) else None
+        self.rule = self.refusal.rule if self.refusal is not None else None
         self.status = status
 
 
 def error_body(err: ProtocolError) -> dict[str, JSON]:
     """The HTTP body of a refusal."""
     body: dict[str, JSON] = {"type": "error", "code": err.code, "message": err.message}
-    if err.rule is not None:
-        body["rule"] = err.rule
+    if err.refusal is not None:
+        body["rule"] = err.refusal.rule
+        body["reason"] = reason_body(err.refusal)
     return body
+
+
+def reason_body(refusal: Refusal) -> dict[str, JSON]:
+    """The ``reason`` of an ``illegal`` error: the refusal's ``key`` and ``params``."""
+    return {"key": refusal.key, "params": dict(refusal.params)}
 
 
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}

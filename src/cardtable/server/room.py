@@ -33,7 +33,7 @@ from typing import Any
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
-from cardtable.server.errors import ProtocolError
+from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.store import MatchRow, SeatRow, Store
 from cardtable.server.validate import is_match_id
@@ -242,6 +242,27 @@ class Room:
             return []
         return [{"action": a, "move": self.state.action_to_string(a)} for a in self.state.legal_actions()]
 
+    def refused_for(self, key: Key) -> list[dict[str, JSON]]:
+        """Why each card of the mover's own hand cannot be played now (tooltips).
+
+        Only the seat to move gets any, and only about ``play <card>`` moves naming a
+        card of its own hand: the reasons speak of that seat's cards and of public ones.
+        """
+        if key is None or self.finished or self.state.current_player() != key:
+            return []
+        view, vtext = self.view(key)
+        hand = set(view.get("hand") or ())
+        out: list[dict[str, JSON]] = []
+        for action in range(self.game.num_distinct_actions):
+            move = self.state.action_to_string(action)
+            verb, _, card = move.partition(" ")
+            if verb != "play" or card not in hand:
+                continue
+            refusal = self.state.why_illegal(action)
+            if refusal is not None:
+                out.append({"action": action, "move": move, "rule": refusal.rule, "reason": reason_body(refusal)})
+        return [redact_json(entry, self.cards, (vtext,)) for entry in out]
+
     def status(self) -> str:
         return "finished" if self.finished else "active"
 
@@ -312,6 +333,7 @@ class Room:
         }
         tail: dict[str, JSON] = {
             "legal": self.legal_for(key),
+            "refused": self.refused_for(key),
             "log": [line.for_key(key) for line in self.log],
             "result": self.result_for(key),
         }
@@ -324,8 +346,9 @@ class Room:
             "code": err.code,
             "message": self.redact_for(key, err.message),
         }
-        if err.rule is not None:
-            msg["rule"] = err.rule
+        if err.refusal is not None:
+            msg["rule"] = err.refusal.rule
+            msg["reason"] = redact_json(reason_body(err.refusal), self.cards, (self.view(key)[1],))
         if req_id is not None:
             msg["id"] = req_id
         return dumps(msg)
@@ -349,7 +372,8 @@ class Room:
 
         def make(k: Key) -> str:
             head: dict[str, JSON] = {"type": "update", "seq": self.seq, "event": line.for_key(k), "status": status}
-            tail: dict[str, JSON] = {"legal": self.legal_for(k), "result": self.result_for(k)}
+            tail: dict[str, JSON] = {"legal": self.legal_for(k), "refused": self.refused_for(k),
+                                     "result": self.result_for(k)}
             return self._with_view(head, self.view(k)[1], tail)
 
         self.broadcast(make)
@@ -456,7 +480,7 @@ class Room:
                 raise ProtocolError("illegal", f"action {action} does not exist in {self.game.title}")
             reason = self.state.why_illegal(action)
             if reason is not None:
-                raise ProtocolError("illegal", reason, rule=_rule_of(reason), status=409)
+                raise ProtocolError("illegal", reason, status=409)
             return action
         if not isinstance(move, str) or not move.strip():
             raise ProtocolError("bad_message", "a move needs 'move' (text in the game's notation) or 'action' (an id)")
@@ -465,7 +489,7 @@ class Room:
         try:
             return self.state.parse_action(move)
         except IllegalAction as err:
-            raise ProtocolError("illegal", str(err), rule=err.rule, status=409) from None
+            raise ProtocolError("illegal", err.refusal or str(err), status=409) from None
 
     async def move(self, key: Key, seq: JSON, move: JSON = None, action: JSON = None,
                    conn: Connection | None = None, req_id: JSON = None, token: str | None = None) -> int:
@@ -740,12 +764,6 @@ class Room:
             state.apply_action(action)
             steps.append({"seq": line.seq, "event": line.for_key(key), "view": view_for(state, key)})
         return steps
-
-
-def _rule_of(reason: str) -> str | None:
-    from cardtable.protocol import rule_id
-
-    return rule_id(reason)
 
 
 class Rooms:

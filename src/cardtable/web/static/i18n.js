@@ -1,7 +1,7 @@
 // English and Russian. Russian is the default when the browser prefers it
 // (navigator.languages); the switch is remembered in localStorage.
 
-import { h } from "./util.js";
+import { h, api } from "./util.js";
 
 const LANG_KEY = "cardtable.lang";
 export const LANGS = ["en", "ru"];
@@ -63,7 +63,7 @@ const EN = {
   lc_banned: "You discarded onto the {colour} pile this turn: you cannot take from it (LC-4)",
   lc_deck: "Draw pile: {n} cards", lc_draw_deck_n: "Draw from the draw pile ({n} left)", lc_deck_label: "draw pile",
   lc_phases: "The two phases of a turn", lc_phase_play: "place or discard", lc_phase_draw: "draw",
-  lc_place: "Place {card} on your expedition", lc_cannot_place: "{card} cannot be placed: it must be higher than your expedition's cards (LC-3)",
+  lc_place: "Place {card} on your expedition",
   lc_discard_title: "Discard {card}", lc_discard: "discard",
   lc_hand_help: "click a card to place it, ↓ to discard it", lc_hand_keys: "(keys 1–8; Shift+1–8 discards)",
   lc_your_play: "Your turn: place a card on an expedition, or discard one.",
@@ -218,7 +218,7 @@ const RU = {
   lc_banned: "В этот ход вы сбросили сюда ({colour}): брать отсюда нельзя (LC-4)",
   lc_deck: "Колода: {n} карт", lc_draw_deck_n: "Взять из колоды (осталось {n})", lc_deck_label: "колода",
   lc_phases: "Две фазы хода", lc_phase_play: "выложить или сбросить", lc_phase_draw: "взять",
-  lc_place: "Выложить {card} в экспедицию", lc_cannot_place: "{card} нельзя выложить: карта должна быть старше карт экспедиции (LC-3)",
+  lc_place: "Выложить {card} в экспедицию",
   lc_discard_title: "Сбросить {card}", lc_discard: "сброс",
   lc_hand_help: "щелчок по карте — выложить, ↓ — сбросить", lc_hand_keys: "(клавиши 1–8; Shift+1–8 — сброс)",
   lc_your_play: "Ваш ход: выложите карту в экспедицию или сбросьте одну.",
@@ -424,4 +424,54 @@ export function langSwitch() {
       type: "button", "data-lang": l, "aria-pressed": String(l === lang), class: l === lang ? "active" : "",
       onclick: () => setLang(l),
     }, l === "en" ? "EN" : "RU")));
+}
+
+// --- refusals ------------------------------------------------------------------------
+// A refused move arrives as a record {key, params} with its ruling id; the catalog of
+// every language comes from the server (GET /api/i18n, built by cardtable.i18n, the
+// same catalog the terminal uses).  Template format: {name} is the parameter as it is
+// (a list joined with ", "), {name:form} is the word terms[value][form].
+
+let refusalCatalog = null;
+
+/** Fetch the refusal catalog once; resolves when it is there. */
+export async function loadRefusals() {
+  if (!refusalCatalog) refusalCatalog = await api("GET", "/api/i18n");
+  return refusalCatalog;
+}
+
+/** The text of a refusal record in the page's language, without its ruling id. */
+export function refusalText(reason) {
+  if (!reason || !refusalCatalog) return null;
+  let table = refusalCatalog[lang] || refusalCatalog.en;
+  if (table.refusals[reason.key] === undefined) table = refusalCatalog.en;
+  const template = table.refusals[reason.key];
+  if (template === undefined) return null;
+  const params = reason.params || {};
+  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (m, name, form) => {
+    const v = params[name];
+    if (v === undefined || v === null) return m;
+    if (form) return ((table.terms || {})[String(v)] || {})[form] || String(v);
+    return Array.isArray(v) ? v.join(", ") : String(v);
+  });
+}
+
+/** The address of a ruling on the rules page: /rules/lost-ranks#lr-7. */
+export function ruleHref(game, rule) {
+  return `/rules/${game}#${rule.toLowerCase()}`;
+}
+
+/** A refusal as one line of text with its ruling id (for tooltips), or `fallback`. */
+export function refusalTitle(reason, rule, fallback) {
+  const text = refusalText(reason);
+  if (text === null) return fallback;
+  return rule ? `${text} (${rule})` : text;
+}
+
+/** A refusal as DOM children: the text, then the ruling id linked to the rules page. */
+export function refusalNodes(reason, rule, game, fallback) {
+  const text = refusalText(reason);
+  if (text === null) return [fallback];
+  if (!rule) return [text];
+  return [text, " (", h("a.rule-link", { href: ruleHref(game, rule), target: "_blank", rel: "noopener" }, rule), ")"];
 }

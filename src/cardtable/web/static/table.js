@@ -4,7 +4,7 @@
 import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
 } from "./util.js";
-import { t, gameTitle, agentLabel } from "./i18n.js";
+import { t, gameTitle, agentLabel, loadRefusals, refusalNodes, refusalTitle } from "./i18n.js";
 import { Connection } from "./net.js";
 import { topbar } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
@@ -43,6 +43,7 @@ export class TablePage {
     this.match = null;
     this.view = null;
     this.legal = [];
+    this.refused = []; // why each card of my hand cannot be played now: [{action, move, rule, reason}]
     this.log = [];
     this.status = null;
     this.result = null;
@@ -79,6 +80,7 @@ export class TablePage {
     }
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
+    loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
     if (fresh && !getName()) {
       this.askName = true;
       this.render();
@@ -134,6 +136,7 @@ export class TablePage {
         this.status = msg.status;
         this.view = msg.view;
         this.legal = msg.legal || [];
+        this.refused = msg.refused || [];
         this.log = msg.log || [];
         this.result = msg.result;
         this.seq = msg.seq;
@@ -146,6 +149,7 @@ export class TablePage {
         this.status = msg.status;
         this.view = msg.view;
         this.legal = msg.legal || [];
+        this.refused = msg.refused || [];
         if ("result" in msg) this.result = msg.result;
         this.seq = msg.seq;
         if (this.match) {
@@ -164,7 +168,9 @@ export class TablePage {
         break;
       case "error":
         if (msg.code === "not_your_turn" || msg.code === "hints_off") this.hintBusy = false;
-        if (!QUIET_ERRORS.has(msg.code)) this.showToast(msg.message || msg.code);
+        if (QUIET_ERRORS.has(msg.code)) break;
+        // an illegal move's reason is rendered (in the page's language) when the toast is drawn
+        this.showToast(msg.reason ? { refusal: msg } : msg.message || msg.code);
         break;
       default:
         break;
@@ -190,6 +196,11 @@ export class TablePage {
       this.finishShown = true;
       this.modal = { kind: "match" };
     }
+  }
+
+  toastBody() {
+    const r = this.toast.refusal;
+    return r ? refusalNodes(r.reason, r.rule, this.match.game, r.message) : this.toast;
   }
 
   showToast(text) {
@@ -279,6 +290,7 @@ export class TablePage {
 
   context() {
     const legalByMove = new Map(this.legal.map((l) => [l.move, l.action]));
+    const refusedByMove = new Map(this.refused.map((r) => [r.move, refusalTitle(r.reason, r.rule, undefined)]));
     const keys = {};
     const pending = Boolean(this.conn && this.conn.pendingMove !== null);
     return {
@@ -288,6 +300,7 @@ export class TablePage {
       view: this.view,
       legal: this.legal,
       legalByMove,
+      refusedByMove,
       you: this.you,
       me: this.you === null ? 0 : this.you,
       spectator: this.you === null,
@@ -339,7 +352,7 @@ export class TablePage {
     ]));
     const mainCol = h("section.main-col", null, this.turnBox(ctx, game), board);
     root.append(h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)));
-    if (this.toast) root.append(h("div.toast", { role: "alert" }, this.toast));
+    if (this.toast) root.append(h("div.toast", { role: "alert" }, this.toastBody()));
     if (this.modal) root.append(this.modalBox(ctx, game));
     const log = root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
@@ -500,6 +513,7 @@ export class TablePage {
       this.view = null;
       this.match = null;
       this.legal = [];
+      this.refused = [];
       this.log = [];
       this.fatal = null;
       this.connect();

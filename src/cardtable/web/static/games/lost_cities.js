@@ -181,7 +181,7 @@ function myHand(ctx) {
       action: place,
       onClick: () => ctx.act(place),
       ariaLabel: place !== undefined && playing ? t("lc_place", { card: c }) : undefined,
-      title: playing && place === undefined ? t("lc_cannot_place", { card: c }) : undefined,
+      title: playing && place === undefined ? ctx.refusedByMove.get(`play ${c}`) : undefined,
       key: playing && digit ? digit : null,
       hint: ctx.hint && ctx.hint.action === place,
       cls: "in-hand",

@@ -202,6 +202,7 @@ function myArea(ctx) {
       size: "lg", disabled: !enabled, action, key: enabled ? pad.next(action) : null,
       onClick: () => ctx.act(action), hint: ctx.hint && ctx.hint.action === action, cls: "in-hand",
       ariaLabel: enabled ? t("lr_play_card", { card: c }) : undefined,
+      title: ctx.myTurn && !enabled ? ctx.refusedByMove.get(`play ${c}`) : undefined,
     })));
   }
   area.append(h("div.area-title", null, h("b", null, t("your_hand")), " ", h("span.muted", null, t("cards_n", { n: v.hand.length })),

@@ -134,6 +134,7 @@ function myArea(ctx) {
       size: "lg", disabled: !enabled, action, key: enabled ? pad.next(action) : null,
       onClick: () => ctx.act(action), hint: isHint, cls: "in-hand",
       ariaLabel: enabled ? t("rk_play_card", { card: c }) : undefined,
+      title: ctx.myTurn && !enabled ? ctx.refusedByMove.get(`play ${c}`) : undefined,
     }));
   }
   const buttons = h("div.move-buttons");
