@@ -298,6 +298,22 @@ def test_lr11_no_winner_discards_and_lead_passes_clockwise() -> None:
     assert s.round_points() == (0, 0)  # a discarded active Jack scores for nobody (LR-15)
 
 
+
+def test_lr11_two_players_no_winner_passes_the_lead_to_the_other_player() -> None:
+    # Seat 0 wins AH, then leads JC from its hand; seat 1 answers from its phantom deck with
+    # two diamonds, so a diamond follows the Jack: no trump, no other club -- nobody wins.
+    t = deal({0: "AH JC"}, "AS", players=2, phantoms={1: "2H 3H 4D 5D"})
+    play(t, "AH", "draw", "ph 2H")
+    assert t.view(0)["last_trick"]["winner"] == 0 and t.current_player() == 0  # type: ignore[index]
+    play(t, "JC", "draw")
+    assert names(t) == ["phantom 4D", "phantom 5D"]  # neither follows clubs: either (LR-14)
+    play(t, "ph 4D")
+    v = t.view(1)
+    assert v["last_trick"]["winner"] is None  # type: ignore[index]
+    assert sorted(v["discards"]) == ["4D", "JC"]  # type: ignore[arg-type]
+    assert v["current_player"] == 1 and v["leader"] == 1  # the lead passes to the other player
+    assert t.round_points() == (0, 0)  # a discarded active Jack scores for nobody (LR-15)
+
 # ---------------------------------------------------------------------------- Command of Two
 
 

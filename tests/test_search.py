@@ -2,7 +2,8 @@
 
 Strength is measured by ``cardtable arena`` (docs/strength.md), not here: these
 tests check that the search finds a forced win, never reads hidden cards, is
-deterministic with an iteration budget, and that the arena runs end to end.
+deterministic with an iteration budget, ends within every budget (steps, iterations,
+late and early in a round), and that the arena runs end to end.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from cardtable.agents.lost_cities import STYLES
 from cardtable.agents.search import HardAgent, ISMCTSAgent, RootStats, SearchParams, hint, hint_text, search
 from cardtable.games.lost_cities import LostCities, first_starter
 from cardtable.lab.arena import arena_command, parse_entry
-from cardtable.protocol import State
+from cardtable.protocol import Game, State
 from cardtable.registry import load_game
 
 GAMES = [
@@ -371,3 +372,133 @@ def test_lost_cities_bold_style_beats_the_baseline() -> None:
             a, b = state.scores()[me], state.scores()[1 - me]
             won += 1.0 if a > b else 0.5 if a == b else 0.0
     assert won / 200 >= 0.55
+
+
+# ---------------------------------------------------------------------------
+# Every budget ends (issue #16): late and early positions of each game, each search
+
+BUDGET_GAMES = [
+    ("lost-cities", {}),
+    ("lost-ranks", {"players": 4}),
+    ("lost-ranks", {"players": 2}),
+    ("rank", {"players": 4}),
+]
+STEP_BUDGET = 2000
+ITERATION_BUDGET = 150
+
+
+def _late_position(name: str, options: dict[str, object], seed: int, left: int) -> State:
+    """The last decision (two legal actions or more) at least ``left`` actions before the
+    cut-off of the round (Ранг: the game), in a round played by the search's play-out
+    policy: few cards left, where the tree soon holds every line to the cut-off."""
+    state = load_game(name, **options).new_state(seed=seed)
+    kn = knowledge_for(state.game)
+    policy, rng, root_round = kn.rollout_for(0), random.Random(seed), kn.round_of(state)
+    line: list[State] = []
+    while not kn.cutoff(state, root_round):
+        line.append(state.clone())
+        state.apply_action(policy(state, rng))
+    return next(s for s in reversed(line[: len(line) - left + 1]) if len(s.legal_actions()) > 1)
+
+
+def _position(name: str, options: dict[str, object], stage: str) -> State:
+    if stage == "early":
+        return _decision_point(name, options, seed=21, moves=3)
+    return _late_position(name, options, seed=21, left=int(stage.removeprefix("late-")))
+
+
+def _cap_evaluations(game: Game, cap: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail once the searches of ``game`` evaluate more than ``cap`` states (one per tree
+    iteration, one per flat play-out): a search that cannot end fails the test instead
+    of blocking it."""
+    kn = knowledge_for(game)
+    evaluate = kn.evaluate
+    calls = [0]
+
+    def counted(state: State) -> list[float]:
+        calls[0] += 1
+        assert calls[0] <= cap, f"{calls[0]} evaluations within a budget of {cap}: the search does not end"
+        return evaluate(state)
+
+    monkeypatch.setattr(kn, "evaluate", counted)
+
+
+def _capped_search(obs: Observation, params: SearchParams, cap: int, monkeypatch: pytest.MonkeyPatch) -> RootStats:
+    """``search`` with at most ``cap`` evaluations (:func:`_cap_evaluations`)."""
+    _cap_evaluations(obs.game, cap, monkeypatch)
+    try:
+        return search(obs, params, seed=7)
+    finally:
+        monkeypatch.undo()
+
+
+STAGES = ["late-2", "late-8", "early"]
+
+
+@pytest.mark.parametrize("name,options", BUDGET_GAMES)
+@pytest.mark.parametrize("stage", STAGES)
+def test_tree_search_steps_budget_ends(name: str, options: dict[str, object], stage: str,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Steps count the tree's actions too: the search stops at the first iteration after
+    which the budget is spent, also where no play-out is left (issue #16)."""
+    obs = Observation.of(_position(name, options, stage))
+    stats = _capped_search(obs, SearchParams(steps=STEP_BUDGET, mode="ismcts"), STEP_BUDGET, monkeypatch)
+    assert stats.choose() in obs.legal_actions
+    assert STEP_BUDGET <= stats.steps and stats.iterations * 3 <= stats.steps  # set-up and one root action each
+    same = search(obs, SearchParams(iterations=stats.iterations, mode="ismcts"), seed=7)
+    assert (same.steps, same.visits) == (stats.steps, stats.visits)
+    one_less = search(obs, SearchParams(iterations=stats.iterations - 1, mode="ismcts"), seed=7)
+    assert one_less.steps < STEP_BUDGET
+
+
+@pytest.mark.parametrize("name,options", BUDGET_GAMES)
+@pytest.mark.parametrize("stage", STAGES)
+def test_flat_search_steps_budget_ends(name: str, options: dict[str, object], stage: str,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    obs = Observation.of(_position(name, options, stage))
+    stats = _capped_search(obs, SearchParams(steps=STEP_BUDGET, mode="pimc"), STEP_BUDGET, monkeypatch)
+    assert stats.choose() in obs.legal_actions
+    per_world = stats.steps / stats.iterations
+    assert stats.steps < STEP_BUDGET + 3 * per_world  # it stops within about one world of the budget
+
+
+@pytest.mark.parametrize("name,options", BUDGET_GAMES)
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("mode", ["ismcts", "pimc"])
+def test_iterations_budget_ends(name: str, options: dict[str, object], stage: str, mode: str,
+                                monkeypatch: pytest.MonkeyPatch) -> None:
+    obs = Observation.of(_position(name, options, stage))
+    cap = ITERATION_BUDGET + len(obs.legal_actions) + 1  # flat: the last world plays every candidate
+    stats = _capped_search(obs, SearchParams(iterations=ITERATION_BUDGET, mode=mode), cap, monkeypatch)
+    assert stats.choose() in obs.legal_actions
+    played = sum(stats.visits.values())
+    if mode == "ismcts":
+        assert stats.iterations == played == ITERATION_BUDGET
+    else:  # where the game races (Lost Cities), a clearly best prior ends the search sooner
+        assert played < cap
+        assert played >= ITERATION_BUDGET or getattr(knowledge_for(obs.game), "race_z", None) is not None
+
+
+def test_hard_steps_budget_ends_late_in_a_lost_ranks_round(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report of issue #16: ``hard:steps=25000``, two cards left in each hand."""
+    state = _late_position("lost-ranks", {"players": 4}, seed=3, left=8)
+    obs = Observation.of(state)
+    agent = make_agent("hard:steps=25000", state.game, seed=1)
+    assert isinstance(agent, HardAgent) and agent.params.seconds is None
+    _cap_evaluations(state.game, 25000, monkeypatch)
+    assert agent.act(obs) in obs.legal_actions
+    assert agent.last is not None and 25000 <= agent.last.steps
+
+
+def test_single_legal_action_is_not_searched() -> None:
+    state = _decision_point("lost-ranks", {"players": 4}, seed=2, moves=0)
+    while len(state.legal_actions()) != 1:
+        state.apply_action(state.legal_actions()[0])
+    obs = Observation.of(state)
+    for mode in ("ismcts", "pimc"):
+        stats = search(obs, SearchParams(steps=100, mode=mode), seed=1)
+        assert (stats.iterations, stats.steps) == (0, 0)
+        assert stats.choose() == obs.legal_actions[0]
+    waiting = Observation.of(state, (state.current_player() + 1) % 4)
+    with pytest.raises(ValueError, match="no legal action"):
+        search(waiting, SearchParams(iterations=5), seed=1)

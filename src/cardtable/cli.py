@@ -173,6 +173,14 @@ def serve(
     port: int = typer.Option(8000, "--port", help="Port (0 picks a free one)."),
     db: Optional[str] = typer.Option(None, "--db", help="Database URL: sqlite:///FILE (default ~/.local/share/cardtable/cardtable.db) or postgresql://user:pass@host/db."),
     ai_delay: float = typer.Option(0.4, "--ai-delay", help="Seconds an AI waits before moving, so people can follow."),
+    allowed_origin: list[str] = typer.Option([], "--allowed-origin", help="Another browser origin (https://example.org) allowed to play; repeatable."),
+    allowed_host: list[str] = typer.Option([], "--allowed-host", help="Another host name the server answers to (besides localhost and --host); '*' for any; repeatable."),
+    max_matches_per_minute: float = typer.Option(30.0, "--max-matches-per-minute", min=1, help="New matches per minute per client address."),
+    http_rate: float = typer.Option(20.0, "--http-rate", min=1, help="HTTP requests per second per client address (bursts of 200)."),
+    hints_per_minute: float = typer.Option(60.0, "--hints-per-minute", min=1, help="Hints per minute per client address."),
+    max_sockets_per_address: int = typer.Option(32, "--max-sockets-per-address", min=1, help="Open websockets per client address."),
+    ai_workers: Optional[int] = typer.Option(None, "--ai-workers", min=0, help="Processes searching AI moves and hints (default: cores - 1; 0: a thread)."),
+    room_idle_seconds: float = typer.Option(300.0, "--room-idle-seconds", min=0, help="Seconds before an unattended match leaves memory (it reloads from the database)."),
 ) -> None:
     """Start the game server and open the printed address in a browser to play."""
     try:
@@ -182,10 +190,20 @@ def serve(
     if db is not None and not db.startswith(("sqlite:", "postgresql:", "postgresql+psycopg:", "postgres:")):
         raise fail(f"--db {db!r} is not a database URL this server speaks: "
                    "use sqlite:///path/to/file.db or postgresql://user:password@host/dbname")
+    limits: dict[str, Any] = {
+        "allowed_origins": tuple(allowed_origin), "allowed_hosts": tuple(allowed_host),
+        "max_matches_per_minute": max_matches_per_minute, "http_rate_per_second": http_rate,
+        "hints_per_minute": hints_per_minute, "max_sockets_per_address": max_sockets_per_address,
+        "room_idle_seconds": room_idle_seconds,
+    }
+    if ai_workers is not None:
+        limits["ai_workers"] = ai_workers
     try:
-        run(host, port, db, ai_delay=ai_delay)
+        run(host, port, db, ai_delay=ai_delay, **limits)
     except OSError as err:
         raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+    except RuntimeError as err:  # the database is in use by another server, or startup failed
+        raise fail(str(err)) from None
     except KeyboardInterrupt:
         pass
 

@@ -27,6 +27,15 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CARDTABLE_TEST_PG") e
 ``CARDTABLE_TEST_PG`` is its URL (``scripts/ci-postgres.sh`` prints one)."""
 
 
+GENEROUS_LIMITS: dict[str, Any] = {
+    "http_rate_per_second": 1e6, "http_burst": 1e6, "max_matches_per_minute": 1e6, "hints_per_minute": 1e6,
+    "max_sockets_per_address": 100000, "ai_workers": 0,
+}
+"""Limits of the servers of tests that do not test limits: every request comes from
+127.0.0.1, far faster than any one client would; AI searches run in a thread (the
+process pool has tests of its own)."""
+
+
 def db_url_for(backend: str, tmp: Path) -> str:
     if backend == "postgresql":
         return os.environ["CARDTABLE_TEST_PG"]
@@ -38,6 +47,8 @@ class ServerThread:
 
     def __init__(self, db_url: str, **options: Any) -> None:
         self.db_url = db_url
+        if "settings" not in options:
+            options = {**GENEROUS_LIMITS, **options}
         self.app = create_app(db_url, **options)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -12,6 +12,8 @@ import pytest
 from srvkit import ServerThread, WsClient, join
 
 from cardtable import records
+from cardtable.server.limits import ManualClock
+from cardtable.server.room import Settings
 
 VARIANTS = [
     ("lost-cities", {"rounds": 1}),
@@ -375,16 +377,25 @@ def test_rest_play(server: ServerThread) -> None:
 
 
 def test_flood_is_rate_limited(tmp_path: Any) -> None:
-    with ServerThread(f"sqlite:///{tmp_path / 'flood.db'}", rate_per_second=5.0) as srv:
+    """The message bucket runs on a clock the test drives: with the clock stopped,
+    exactly the burst is answered (the hello took one token); each second of the
+    clock then buys exactly ``rate`` more messages."""
+    clock = ManualClock()
+    settings = Settings(rate_per_second=5.0, rate_burst=200.0, clock=clock, ai_workers=0)
+    with ServerThread(f"sqlite:///{tmp_path / 'flood.db'}", settings=settings) as srv:
         created = srv.create("rank", {"players": 2})
         c = join(srv, created["match"], created["seats"][0]["token"])
         try:
             for i in range(260):
                 c.send({"type": "ping", "id": i})
             replies = [c.wait(lambda m: m["type"] in ("pong", "error")) for _ in range(260)]
-            codes = {m.get("code") for m in replies if m["type"] == "error"}
-            assert codes == {"rate_limited"}
-            assert sum(m["type"] == "pong" for m in replies) >= 200  # the burst
+            assert sum(m["type"] == "pong" for m in replies) == 199
+            assert [m.get("code") for m in replies if m["type"] == "error"] == ["rate_limited"] * 61
+            clock.advance(2.0)
+            for i in range(15):
+                c.send({"type": "ping", "id": 1000 + i})
+            replies = [c.wait(lambda m: m["type"] in ("pong", "error")) for _ in range(15)]
+            assert [m["type"] for m in replies] == ["pong"] * 10 + ["error"] * 5
             assert not c.closed.is_set()
         finally:
             c.close()

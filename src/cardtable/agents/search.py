@@ -41,10 +41,17 @@ difference in the same worlds).  Where the game's knowledge says that its
 play-outs cannot improve on the heuristic (:meth:`Knowledge.worth_searching`),
 the agent plays the heuristic's move at once.
 
-Budgets: ``iterations=`` (deterministic for a given seed), ``steps=`` (moves
-played in play-outs in all, plus set-up: also deterministic, and proportional to
-the work like the clock), ``seconds=`` (wall clock), or several (whichever ends
-first).  ``jobs=`` runs that many independent
+Budgets: ``iterations=`` (deterministic for a given seed), ``steps=`` (also
+deterministic, and proportional to the work like the clock), ``seconds=`` (wall
+clock), or several (whichever ends first).  A *step* is one action applied to a
+simulated state — in the tree (forced moves included), at the flat search's root
+or in a play-out — and each world drawn for an iteration costs two more for its
+set-up, so that every iteration costs at least three steps, even one whose
+descent reaches the cut-off inside the tree (near the end of a round the tree
+soon holds every line to it, and no play-out is left).  The tree search stops at
+the first iteration after which a budget is used up, the flat search once it has
+played the play-outs that the budget allows at its rate so far: every budget
+ends.  A root with a single legal action is not searched.  ``jobs=`` runs that many independent
 searches in worker processes (root parallelism) and adds up their root
 statistics.
 
@@ -90,9 +97,10 @@ class SearchParams:
     """Tree search: iterations (one play-out each).  Flat Monte Carlo: play-outs in all."""
     seconds: float | None = None
     steps: int | None = None
-    """Work units in all: moves played in play-outs, plus (flat search) one per play-out
-    and two per sampled world for their set-up — a budget proportional to the work
-    done, like the clock, but reproducible and independent of the machine's load."""
+    """Work units in all: actions applied to simulated states (in the tree, at the flat
+    search's root, in play-outs), plus two per world drawn for its set-up — a budget
+    proportional to the work done, like the clock, but reproducible and independent of
+    the machine's load."""
     rollout: str = "policy"
     """``"policy"`` (the game's fast play-out policy) or ``"random"``."""
     exploration: float | None = None
@@ -233,10 +241,21 @@ class _Worlds:
         return world.clone()
 
 
+WORLD_SETUP_STEPS = 2
+"""Steps charged for each world an iteration draws (sampled, or cloned from the pool)."""
+
+
 def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowledge | None = None) -> RootStats:
-    """Run one search from ``obs`` and return its root statistics."""
+    """Run one search from ``obs`` and return its root statistics.
+
+    A root with a single legal action returns at once (no iterations, no steps);
+    one with none is a ``ValueError``."""
     kn = knowledge if knowledge is not None else knowledge_for(obs.game)
-    if (params.mode or kn.mode) == "pimc":
+    if not obs.legal_actions:
+        raise ValueError(f"nothing to search: seat {obs.player} has no legal action (it is not its turn)")
+    if len(obs.legal_actions) == 1:
+        stats = RootStats(visits={obs.legal_actions[0]: 0}, value_sums={obs.legal_actions[0]: 0.0})
+    elif (params.mode or kn.mode) == "pimc":
         stats = _pimc(obs, params, seed, kn)
     else:
         stats = _ismcts(obs, params, seed, kn)
@@ -344,7 +363,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
                     row[1] += d
                     row[2] += d * d
         done += len(remaining)
-        steps += 2 + len(remaining)  # the world's sampling and each play-out's set-up
+        steps += WORLD_SETUP_STEPS + len(remaining)  # the world's set-up and each root action
         phase_done += len(remaining)
         worlds += 1
         if race is not None and stats.prior is not None and worlds >= RACE_MIN_WORLDS:
@@ -381,6 +400,8 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
 
 
 def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
+    """Single-observer ISMCTS (the module docstring); stops at the first iteration
+    after which a budget is used up."""
     clock = time.perf_counter
     start = clock()
     rng = random.Random(seed)
@@ -400,7 +421,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     prior = stats.prior
     random_rollout = params.rollout == "random"
     cutoff = kn.cutoff
-    policy = kn.rollout_for(obs.player)
+    me = obs.player
     log = math.log
     sqrt = math.sqrt
     step_limit = params.steps if params.steps is not None else 1 << 62
@@ -408,11 +429,13 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     done = 0
     while done < limit and steps < step_limit and (done == 0 or clock() < deadline):
         world = worlds.next()
+        steps += WORLD_SETUP_STEPS
         node = root
         path: list[tuple[list[Any], int]] = []
         # --- selection and expansion
         while not cutoff(world, root_round):
             legal = world.legal_actions()
+            steps += 1  # one action applied below, whichever it is
             if len(legal) == 1:
                 world.apply_action(legal[0])
                 continue
@@ -459,16 +482,8 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
             if child is None:
                 child = best_edge[3] = _Node()
             node = child
-        # --- play-out
-        if random_rollout:
-            while not cutoff(world, root_round):
-                legal = world.legal_actions()
-                world.apply_action(legal[int(rng.random() * len(legal))])
-                steps += 1
-        else:
-            while not cutoff(world, root_round):
-                world.apply_action(policy(world, rng))
-                steps += 1
+        # --- play-out (none when the descent reached the cut-off)
+        steps += _playout(world, kn, root_round, rng, random_rollout, me)
         values = kn.evaluate(world)
         # --- back-up
         if path:

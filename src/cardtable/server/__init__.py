@@ -13,6 +13,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
@@ -39,19 +40,31 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, 20, 1000)
 
 
+WILDCARD_HOSTS = ("0.0.0.0", "::", "")
+
+
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None, *,
-        ai_delay: float = 0.4, log_level: str = "warning", ws_compression: bool = False) -> None:
+        ai_delay: float = 0.4, log_level: str = "warning", ws_compression: bool = False,
+        **setting_fields: Any) -> None:
     """Serve until interrupted; prints the address (``port`` 0 picks a free one).
 
     ``ws_compression`` turns on permessage-deflate: worth it over slow networks,
-    a waste of CPU on the loopback this server listens on by default."""
+    a waste of CPU on the loopback this server listens on by default.
+    ``setting_fields`` are :class:`cardtable.server.room.Settings` fields (the
+    limits); the address listened on is added to ``allowed_hosts``.  Raises
+    :class:`~cardtable.server.store.DatabaseInUse` when another server holds
+    the SQLite database."""
     import uvicorn
 
     from cardtable.server.app import create_app
-    from cardtable.server.store import normalise_url
+    from cardtable.server.store import check_database_free, normalise_url
 
     url = db_url or default_db_url()
-    app = create_app(url, ai_delay=ai_delay)
+    check_database_free(url)
+    hosts = tuple(setting_fields.pop("allowed_hosts", ()))
+    if host not in WILDCARD_HOSTS:
+        hosts += (host,)
+    app = create_app(url, ai_delay=ai_delay, allowed_hosts=hosts, **setting_fields)
     try:  # the browser UI, when it is installed alongside
         importlib.import_module("cardtable.web").mount(app)
     except ImportError:
@@ -75,6 +88,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
         server.run(sockets=[sock])
     finally:
         sock.close()
+    if not server.started:
+        raise RuntimeError("the server did not start (see the message above)")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -88,9 +103,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ai-delay", type=float, default=0.4, help="seconds an AI waits before moving")
     parser.add_argument("--log-level", default="warning")
     parser.add_argument("--ws-compression", action="store_true", help="permessage-deflate on websockets")
+    parser.add_argument("--allowed-origin", action="append", default=[], help="another browser origin allowed")
+    parser.add_argument("--allowed-host", action="append", default=[], help="another Host name answered")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    run(args.host, args.port, args.db, ai_delay=args.ai_delay, log_level=args.log_level,
-        ws_compression=args.ws_compression)
+    from cardtable.server.store import DatabaseInUse
+
+    try:
+        run(args.host, args.port, args.db, ai_delay=args.ai_delay, log_level=args.log_level,
+            ws_compression=args.ws_compression, allowed_origins=tuple(args.allowed_origin),
+            allowed_hosts=tuple(args.allowed_host))
+    except (DatabaseInUse, RuntimeError) as err:
+        sys.exit(f"cardtable serve: {err}")
 
 
 __all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "main", "run", "tune_gc"]

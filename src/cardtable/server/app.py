@@ -37,12 +37,11 @@ from cardtable.server.room import (
     shared_game,
     new_token,
 )
+from cardtable.server.limits import Limits, LimitsMiddleware, TokenBucket, client_address
 from cardtable.server.store import MatchRow, SeatRow, Store
 from cardtable.server.views import dumps
 
 log = logging.getLogger("cardtable.server")
-
-MAX_BODY = 16384
 
 
 def create_app(
@@ -53,25 +52,30 @@ def create_app(
     sqlite_synchronous: str = "NORMAL",
     rate_per_second: float = 50.0,
     settings: Settings | None = None,
+    **setting_fields: Any,
 ) -> FastAPI:
     """The server app storing its matches at ``db_url`` (SQLite file URL or path,
-    or ``postgresql://…``)."""
+    or ``postgresql://…``); ``setting_fields`` set other :class:`Settings` fields."""
     cfg = settings or Settings(ai_delay=ai_delay, takeover_grace=takeover_grace, rate_per_second=rate_per_second,
-                               rate_burst=max(200.0, 4 * rate_per_second))
+                               rate_burst=max(200.0, 4 * rate_per_second), **setting_fields)
+    limits = Limits(cfg)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_synchronous=sqlite_synchronous)
         app.state.store = store
-        app.state.rooms = Rooms(store, cfg)
+        rooms = app.state.rooms = Rooms(store, cfg, limits)
+        rooms.start()
         try:
             yield
         finally:
+            await rooms.close()
             await store.close()
 
     app = FastAPI(title="cardtable", version=str(PROTOCOL_VERSION), lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.settings = cfg
+    app.add_middleware(LimitsMiddleware, limits=limits)
 
     def rooms_of(request: Request | WebSocket) -> Rooms:
         r: Rooms = request.app.state.rooms
@@ -225,10 +229,10 @@ def create_app(
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
-        conn = Connection(cfg.outbox_limit)
+        conn = Connection(cfg.outbox_limit, client_address(ws.scope))
         sender = asyncio.get_running_loop().create_task(_sender(ws, conn))
         rooms = rooms_of(ws)
-        bucket = _Bucket(cfg.rate_per_second, cfg.rate_burst)
+        bucket = rooms.limits.message_bucket()
         try:
             await _session(ws, conn, rooms, cfg, bucket)
         except WebSocketDisconnect:
@@ -268,9 +272,10 @@ def bearer(request: Request) -> str | None:
 
 
 async def json_body(request: Request, *, allow_empty: bool = False) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ProtocolError("too_large", f"the body is larger than {MAX_BODY} bytes", status=413)
+    raw = await request.body()  # (LimitsMiddleware cuts it off at the limit)
+    limit: int = request.app.state.settings.max_body_bytes
+    if len(raw) > limit:
+        raise ProtocolError("too_large", f"the body is larger than {limit} bytes", status=413)
     if not raw.strip():
         if allow_empty:
             return {}
@@ -366,7 +371,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
         updated=now,
         seats=seats,
     )
-    room = Room(row, rooms.store, rooms.settings)
+    room = Room(row, rooms.store, rooms.settings, rooms.searches)
     try:
         await rooms.store.create_match(row)
     except Exception as err:  # noqa: BLE001
@@ -384,25 +389,6 @@ async def replay_message(room: Room, key: int | None, req_id: JSON) -> str:
     if req_id is not None:
         msg["id"] = req_id
     return dumps(msg)
-
-
-class _Bucket:
-    """Token-bucket rate limit for one connection."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
 
 
 async def _sender(ws: WebSocket, conn: Connection) -> None:
@@ -467,14 +453,23 @@ def _parse(raw: str | bytes | None, limit: int) -> dict[str, Any]:
 CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim")
 
 
-async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings, bucket: _Bucket) -> None:
-    # 1. hello
+async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings, bucket: TokenBucket) -> None:
+    # 1. hello: within hello_timeout of the socket's opening, frames rate-limited
     room: Room | None = None
+    deadline = cfg.clock.now() + cfg.hello_timeout
     while room is None:
         try:
-            raw = await _receive(ws, cfg.hello_timeout)
+            left = deadline - cfg.clock.now()
+            if left <= 0:
+                raise asyncio.TimeoutError
+            raw = await _receive(ws, left)
+            if cfg.clock.now() >= deadline:
+                raise asyncio.TimeoutError
         except asyncio.TimeoutError:
             conn.send(_plain_error("hello_timeout", f"send 'hello' within {cfg.hello_timeout:.0f} s"))
+            return
+        if not bucket.take():
+            conn.send(_plain_error("rate_limited", "too many messages before 'hello'"))
             return
         req_id: JSON = None
         try:
@@ -542,6 +537,7 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         agent = data.get("agent")
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
+        rooms.check_hint(conn.address)
         hint = await room.hint(key, agent)
         if req_id is not None:
             hint["id"] = req_id

@@ -30,9 +30,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardtable.agents import Agent, Observation, agent_names, make_agent
+from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Game, IllegalAction, State
 from cardtable.registry import load_game
+from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.store import MatchRow, SeatRow, Store
 from cardtable.server.views import (
     Key,
@@ -44,6 +45,7 @@ from cardtable.server.views import (
     redact_tokens,
     view_for,
 )
+from cardtable.server.workers import PoolBusy, SearchJob, SearchPool, default_workers
 
 log = logging.getLogger("cardtable.server")
 
@@ -101,14 +103,47 @@ class Settings:
     """Messages per second one connection may send on average (flood control)."""
     rate_burst: float = 200.0
     hello_timeout: float = 10.0
+    """Seconds from a socket's opening by which it must have sent a good ``hello``."""
+    clock: Clock = field(default_factory=MonotonicClock)
+    """The clock of every rate limit and idle time (tests drive a :class:`ManualClock`)."""
+    max_body_bytes: int = 16384
+    """Largest HTTP request body; a longer one is cut off with ``too_large`` (413)."""
+    http_rate_per_second: float = 20.0
+    """HTTP requests per second one client address may make on average (``rate_limited``, 429)."""
+    http_burst: float = 200.0
+    """HTTP requests one client address may make at once before the rate applies."""
+    max_matches_per_minute: float = 30.0
+    """New matches one client address may create per minute (also the burst)."""
+    hints_per_minute: float = 60.0
+    """Hints one client address may ask for per minute (also the burst)."""
+    max_sockets_per_address: int = 32
+    """Open websockets one client address may hold (``too_many_connections``)."""
+    max_sockets: int = 4096
+    """Open websockets in all."""
+    max_tracked_addresses: int = 10000
+    """Client addresses the rate limiters remember (the least recently seen are forgotten)."""
+    room_idle_seconds: float = 300.0
+    """A match with no connection and no AI to move leaves memory after this long
+    (it reloads from the store when next asked for)."""
+    room_sweep_seconds: float = 10.0
+    """How often (real seconds) idle matches are looked for."""
+    ai_workers: int = field(default_factory=default_workers)
+    """Worker processes searching AI moves and hints; 0 searches in a thread of the server."""
+    max_queued_searches: int = 8
+    """Searches running or waiting beyond which a hint is refused with ``busy`` (AI moves wait)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Browser origins (``https://example.org``) allowed besides the server's own."""
+    allowed_hosts: tuple[str, ...] = ()
+    """Host names the server answers to besides localhost, 127.0.0.1 and ::1 (``*``: any)."""
 
 
 class Connection:
     """One client connection; messages are queued and sent by the transport."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, address: str = "unknown") -> None:
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.limit = limit
+        self.address = address
         self.key: Key = None
         self.room: Room | None = None
         self.closed = False
@@ -134,7 +169,8 @@ class SeatState:
     row: SeatRow
     connections: set[Connection] = field(default_factory=set)
     gone_since: float = field(default_factory=time.monotonic)
-    agent: Agent | None = None
+    agent_seed: int = field(default_factory=lambda: secrets.randbits(31))
+    """Seeds the seat's AI: its move at seq ``n`` is searched with a seed made of this and ``n``."""
 
 
 @dataclass
@@ -154,11 +190,14 @@ class LogLine:
 class Room:
     """One match in memory (see the module doc for the move pipeline)."""
 
-    def __init__(self, row: MatchRow, store: Store, settings: Settings) -> None:
+    def __init__(self, row: MatchRow, store: Store, settings: Settings, searches: SearchPool | None = None) -> None:
         self.row = row
         self.id = row.id
         self.store = store
         self.settings = settings
+        self.searches = searches or SearchPool(0, settings.max_queued_searches)
+        self.last_used = settings.clock.now()
+        """When a request or a connection last touched the match (``settings.clock``)."""
         self.game: Game = shared_game(row.game, row.config)
         self.cards = card_names(self.game)
         self.state: State = self.game.new_state(seed=row.seed)
@@ -410,6 +449,7 @@ class Room:
 
     def detach(self, conn: Connection) -> None:
         key = conn.key
+        self.last_used = self.settings.clock.now()
         if key is None:
             self.spectators.discard(conn)
             return
@@ -518,12 +558,6 @@ class Room:
             log.exception("match %s: storing the result failed", self.id)
 
     # --- AI seats ------------------------------------------------------------------
-    def agent_for(self, seat: SeatState) -> Agent:
-        if seat.agent is None:
-            seat.agent = make_agent(seat.row.agent or default_agent(self.game.name), self.game,
-                                    seed=secrets.randbits(31))
-        return seat.agent
-
     def schedule_ai(self) -> None:
         if self.finished or self.broken:
             return
@@ -533,6 +567,18 @@ class Room:
         if self._ai_task is not None and not self._ai_task.done():
             return
         self._ai_task = asyncio.get_running_loop().create_task(self._run_ai())
+
+    def search_job(self, seat: int, agent: str, agent_seed: int) -> SearchJob:
+        """The search of ``seat``'s move now, for the worker pool."""
+        return SearchJob(game=self.game.name, config_json=json.dumps(self.game.config_dict(), sort_keys=True),
+                         seed=self.row.seed, history=tuple(self.state.history), player=seat, agent=agent,
+                         agent_seed=(agent_seed * 1_000_003 + self.seq) % 2**31)
+
+    def is_idle(self, now: float, idle_seconds: float) -> bool:
+        """Nobody connected, no AI thinking or storing, untouched for ``idle_seconds``."""
+        busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task))
+        return (not busy and not self.lock.locked() and self.connection_count() == 0
+                and now - self.last_used >= idle_seconds)
 
     async def _run_ai(self) -> None:
         while True:
@@ -545,14 +591,22 @@ class Room:
                 seat = self.seats[cur]
                 if seat.row.kind != "ai":
                     return
-                agent = self.agent_for(seat)
-                obs = Observation.of(self.state.clone(), cur)
-                try:
-                    action = await asyncio.to_thread(agent.act, obs)
-                    if self.state.why_illegal(action) is not None:
-                        raise ValueError(f"agent chose illegal action {action}")
-                except Exception:  # noqa: BLE001 - a broken agent must not stop the match
-                    log.exception("match %s: agent %s failed; playing the first legal move", self.id, seat.row.agent)
+                agent = seat.row.agent or default_agent(self.game.name)
+                job = self.search_job(cur, agent, seat.agent_seed)
+            try:
+                action: int | None = await self.searches.run(job)
+            except Exception:  # noqa: BLE001 - a broken agent must not stop the match
+                log.exception("match %s: agent %s failed; playing the first legal move", self.id, agent)
+                action = None
+            async with self.lock:
+                if self.finished or self.broken or tuple(self.state.history) != job.history:
+                    continue  # the match moved on meanwhile (say, the seat was reclaimed): look again
+                if seat.row.kind != "ai":
+                    return
+                if action is None or self.state.why_illegal(action) is not None:
+                    if action is not None:
+                        log.error("match %s: agent %s chose illegal action %s; playing the first legal move",
+                                  self.id, agent, action)
                     action = self.state.legal_actions()[0]
                 seq_before = self.seq
                 try:
@@ -591,7 +645,6 @@ class Room:
                                         f"an AI may take over in {wait:.0f} s", status=409)
             seat.row.kind = "ai"
             seat.row.agent = agent or default_agent(self.game.name)
-            seat.agent = None
             await self.store.update_seat(self.id, seat.row)
             self.broadcast(lambda k: self.seats_message())
             self.schedule_ai()
@@ -605,7 +658,6 @@ class Room:
             if seat.row.kind != "ai":
                 raise ProtocolError("seat_is_human", "you already play this seat", status=409)
             seat.row.kind = "human"
-            seat.agent = None
             await self.store.update_seat(self.id, seat.row)
             self.broadcast(lambda k: self.seats_message())
 
@@ -667,10 +719,13 @@ class Room:
             if self.state.current_player() != key:
                 raise ProtocolError("not_your_turn", "hints are for your own turn", status=409)
             seq = self.seq
-            obs = Observation.of(self.state.clone(), key)
-        agent = make_agent(name, self.game, seed=secrets.randbits(31))
-        action = await asyncio.to_thread(agent.act, obs)
-        return {"type": "hint", "seq": seq, "action": action, "move": obs.action_to_string(action), "agent": name}
+            job = self.search_job(key, name, secrets.randbits(31))
+            text_of = self.state.clone().action_to_string
+        try:
+            action = await self.searches.run(job, refusable=True)
+        except PoolBusy as err:
+            raise ProtocolError("busy", str(err), status=503) from None
+        return {"type": "hint", "seq": seq, "action": action, "move": text_of(action), "agent": name}
 
     def replay_steps(self, key: Key) -> list[dict[str, JSON]]:
         """The match as ``key`` saw it: the first view, then every move with the view after it."""
@@ -692,10 +747,13 @@ def _rule_of(reason: str) -> str | None:
 class Rooms:
     """The rooms in memory, loaded from the store on first use."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, limits: Limits | None = None) -> None:
         self.store = store
         self.settings = settings
+        self.limits = limits or Limits(settings)
+        self.searches = SearchPool(settings.ai_workers, settings.max_queued_searches)
         self.rooms: dict[str, Room] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves_handled = 0
         self.move_seconds: collections.deque[float] = collections.deque(maxlen=20000)
@@ -722,6 +780,7 @@ class Rooms:
             raise ProtocolError("no_such_match", "no match has this id", status=404)
         room = self.rooms.get(match_id)
         if room is not None and not room.broken:
+            room.last_used = self.settings.clock.now()
             return room
         lock = self._loading.setdefault(match_id, asyncio.Lock())
         async with lock:
@@ -733,7 +792,7 @@ class Rooms:
                 self._loading.pop(match_id, None)
                 raise ProtocolError("no_such_match", "no match has this id", status=404)
             try:
-                room = await asyncio.to_thread(Room, row, self.store, self.settings)
+                room = await asyncio.to_thread(Room, row, self.store, self.settings, self.searches)
             except Exception:
                 log.exception("match %s cannot be rebuilt from its events", match_id)
                 raise ProtocolError("corrupt", "this match cannot be rebuilt from its stored moves",
@@ -745,6 +804,36 @@ class Rooms:
 
     def add(self, room: Room) -> None:
         self.rooms[room.id] = room
+
+    def check_hint(self, address: str) -> None:
+        """Count a hint asked for by ``address`` (``rate_limited`` past the limit)."""
+        try:
+            self.limits.check_hint(address)
+        except LimitError as err:
+            raise ProtocolError(err.code, err.message, status=err.status) from None
+
+    def evict_idle(self) -> list[str]:
+        """Forget the idle matches (:meth:`Room.is_idle`); returns their ids."""
+        now = self.settings.clock.now()
+        gone = [mid for mid, room in self.rooms.items() if room.is_idle(now, self.settings.room_idle_seconds)]
+        for mid in gone:
+            del self.rooms[mid]
+        return gone
+
+    def start(self) -> None:
+        """Start looking for idle matches every ``room_sweep_seconds`` (on the running loop)."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.room_sweep_seconds)
+            self.evict_idle()
+
+    async def close(self) -> None:
+        """Stop the sweeper and the worker pool."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        await asyncio.to_thread(self.searches.shutdown)
 
     def maybe_evict(self, room: Room) -> None:
         """Forget a finished match nobody is connected to (it reloads on demand)."""

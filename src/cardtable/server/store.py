@@ -167,9 +167,11 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
             cur = dbapi_conn.cursor()
             if database and database != ":memory:":
                 cur.execute("PRAGMA journal_mode=WAL")
-                # Checkpoints (which wait for the disk) run on a thread of their
-                # own (Store._checkpointer), never inside a commit on the event loop.
-                cur.execute("PRAGMA wal_autocheckpoint=0")
+                # Checkpoints normally run on a thread of their own (Store._checkpointer),
+                # off the event loop; SQLite's own autocheckpoint is the bound for bursts
+                # the thread does not keep up with, and the WAL file is truncated back.
+                cur.execute(f"PRAGMA wal_autocheckpoint={WAL_AUTOCHECKPOINT_PAGES}")
+                cur.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
             cur.execute(f"PRAGMA synchronous={sync}")
             cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
@@ -183,6 +185,53 @@ def make_engine(url: str, *, sqlite_synchronous: str = "NORMAL") -> Engine:
 
         return engine
     return create_engine(url, pool_pre_ping=True)
+
+
+WAL_AUTOCHECKPOINT_PAGES = 2000
+"""WAL pages (4 KiB) after which a commit checkpoints: the WAL's bound in a burst."""
+WAL_SIZE_LIMIT = 16 * 2**20
+"""Bytes the WAL file is truncated back to after a checkpoint."""
+
+
+class DatabaseInUse(RuntimeError):
+    """Another server (process or store) holds this SQLite database."""
+
+
+class DatabaseLock:
+    """An exclusive lock on ``<database>-lock`` beside an SQLite file, held while
+    the store is open: a second server on the same file would serve stale state
+    and see its moves fail, so it must not start.  (Where ``fcntl`` is missing,
+    no lock is taken.)"""
+
+    def __init__(self, database: str) -> None:
+        self.path = f"{database}-lock"
+        self._file: Any = None
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX
+            return
+        handle = open(self.path, "a+")  # noqa: SIM115 - held for the store's lifetime
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise DatabaseInUse(f"the database {database} is in use by another cardtable server "
+                                f"(lock file {self.path}); stop it or use another --db") from None
+        self._file = handle
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def check_database_free(url: str) -> None:
+    """Raise :class:`DatabaseInUse` if another server holds the SQLite database at
+    ``url`` (nothing to check for PostgreSQL, which many servers may share)."""
+    parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() == "sqlite" and parsed.database and parsed.database != ":memory:":
+        if Path(parsed.database).parent.is_dir():
+            DatabaseLock(parsed.database).release()
 
 
 class StoreClosed(RuntimeError):
@@ -237,14 +286,24 @@ class Store:
       (SQLAlchemy's async engine), so the loop never blocks on the network.
     """
 
-    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL", max_batch: int = 512) -> None:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "NORMAL", max_batch: int = 512,
+                 checkpoint_seconds: float = 1.0) -> None:
         self.url = normalise_url(url)
-        self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)
+        self.engine = make_engine(url, sqlite_synchronous=sqlite_synchronous)  # (connects lazily)
         self.backend = self.engine.dialect.name
         if self.backend not in ("sqlite", "postgresql"):
             raise ValueError(f"unsupported database {self.backend!r}: use SQLite or PostgreSQL")
+        self._lock: DatabaseLock | None = None
+        database = self.engine.url.database
+        if self.backend == "sqlite" and database and database != ":memory:":
+            self._lock = DatabaseLock(database)
+        try:
+            metadata.create_all(self.engine)
+        except BaseException:
+            if self._lock is not None:
+                self._lock.release()
+            raise
         self.max_batch = max_batch
-        metadata.create_all(self.engine)
         self._pending: list[tuple[Op, asyncio.Future[Any]]] = []
         self._flush_scheduled = False
         self._conn: Connection | None = None
@@ -260,7 +319,8 @@ class Store:
             self._conn = self.engine.connect()
             database = self.engine.url.database
             if database and database != ":memory:":
-                self._checkpointer = threading.Thread(target=self._checkpoint_loop, args=(database,),
+                self._checkpointer = threading.Thread(target=self._checkpoint_loop,
+                                                      args=(database, checkpoint_seconds),
                                                       name="cardtable-checkpoint", daemon=True)
                 self._checkpointer.start()
         else:
@@ -352,6 +412,8 @@ class Store:
             self._stop.set()
             if self._checkpointer is not None:
                 await asyncio.to_thread(self._checkpointer.join, 10)
+            if self._lock is not None:
+                self._lock.release()
         else:
             if self._writer is not None and self._wakeup is not None:
                 self._wakeup.set()

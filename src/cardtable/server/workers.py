@@ -1,0 +1,99 @@
+"""AI moves and hints searched off the event loop, in a bounded pool of worker
+processes (a search is CPU-bound: in a thread it would hold the GIL and slow
+every human match down).
+
+A job carries what a worker needs to rebuild the search from scratch: the game
+and its configuration, the match seed and the moves so far (the state is
+replayed, so the agent sees exactly what it would see in the server), the seat,
+the agent spec and the agent's seed.  The same job always gives the same move
+for a deterministic agent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import functools
+import json
+import multiprocessing
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.agents import Observation, make_agent
+from cardtable.protocol import Game
+from cardtable.registry import load_game
+
+
+class PoolBusy(Exception):
+    """Every worker is taken and the queue is full: a hint is refused, not queued."""
+
+
+@dataclass(frozen=True)
+class SearchJob:
+    """One decision to search: the seat ``player`` to move after ``history``."""
+
+    game: str
+    config_json: str
+    seed: int
+    history: tuple[int, ...]
+    player: int
+    agent: str
+    agent_seed: int
+
+
+@functools.lru_cache(maxsize=16)
+def _game(name: str, config_json: str) -> Game:
+    return load_game(name, **json.loads(config_json))
+
+
+def run_search(job: SearchJob) -> int:
+    """The action the job's agent chooses (runs in a worker process)."""
+    game = _game(job.game, job.config_json)
+    state = game.new_state(seed=job.seed)
+    for action in job.history:
+        state.apply_action(action)
+    agent = make_agent(job.agent, game, seed=job.agent_seed)
+    return agent.act(Observation.of(state, job.player))
+
+
+def default_workers() -> int:
+    """One worker per core but one (the event loop keeps a core), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)
+
+
+class SearchPool:
+    """Runs :class:`SearchJob`\\ s: in ``workers`` processes, or in a thread when
+    ``workers`` is 0.  At most ``max_queued`` jobs wait or run at a time for
+    callers that may be refused (hints); AI moves always wait their turn."""
+
+    def __init__(self, workers: int, max_queued: int) -> None:
+        self.workers = workers
+        self.max_queued = max_queued
+        self.pending = 0
+        self._executor: concurrent.futures.ProcessPoolExecutor | None = None
+        if workers > 0:
+            self._executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+
+    async def run(self, job: SearchJob, *, refusable: bool = False) -> int:
+        if refusable and self.pending >= self.max_queued:
+            raise PoolBusy(f"the server is busy with {self.pending} searches; ask again in a moment")
+        self.pending += 1
+        try:
+            if self._executor is None:
+                return await asyncio.to_thread(run_search, job)
+            loop = asyncio.get_running_loop()
+            result: Any = await loop.run_in_executor(self._executor, run_search, job)
+            return int(result)
+        finally:
+            self.pending -= 1
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
