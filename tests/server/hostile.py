@@ -46,7 +46,7 @@ HELLO_CLOSES = frozenset({"unsupported_version", "no_such_match", "auth_failed",
 def server_error_codes() -> frozenset[str]:
     """Every error code the server's source defines (``ProtocolError("code", …)``
     and the plain errors of the hello phase)."""
-    pattern = re.compile(r'(?:ProtocolError|_plain_error|_error_body|error_response)\(\s*"([a-z_]+)"')
+    pattern = re.compile(r'(?:ProtocolError|LimitError|_plain_error)\(\s*"([a-z_]+)"')
     codes: set[str] = set()
     for path in Path(cardtable.server.__file__).parent.glob("*.py"):
         codes.update(pattern.findall(path.read_text(encoding="utf-8")))
