@@ -225,7 +225,7 @@ class Hostile:
 
     def bad_body(self) -> bytes:
         return self.pick((b"", b"{", b"[]", b"null", b"42", b'"x"', b"\xff\xfe\x00", b"{'a': 1}",
-                          deep(6000).encode(), deep(4000, '{"a":', "}").encode(), b"\xef\xbb\xbf{}",
+                          deep(6000).encode(), deep(4000, '{"a":', "}").encode(),
                           b'{"seq": 1,}', b"x" * 17000, b"\x00" * 10))
 
     # --- HTTP probes --------------------------------------------------------------------
@@ -854,3 +854,47 @@ async def new_table(http: httpx.AsyncClient, game: str, config: Msg, seed: int) 
     names = [rules.action_name(a) for a in range(rules.num_distinct_actions)]
     return Table(match=created["match"], num_players=created["info"]["num_players"],
                  tokens=[s["token"] for s in created["seats"]], host=created["host_token"], action_names=names)
+
+
+GAMES: tuple[tuple[str, Msg], ...] = (("lost-cities", {"rounds": 1}), ("lost-ranks", {"players": 2}),
+                                      ("rank", {"players": 3}))
+"""The matches :func:`hammer` attacks, in turn."""
+
+
+async def hammer(base: str, seed: int, seconds: float, tally: Tally, *, batch: int = 12,
+                 max_probes: int = 50000) -> None:
+    """One hostile client for ``seconds`` (or ``max_probes``): match after match of
+    :data:`GAMES`, a batch of probes between every two legal moves.  Failures of
+    the client itself (a match that cannot be joined, a legal move refused) are
+    counted as problems ``client: …`` and the next match is started."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    gen = Hostile(seed)
+    rng = random.Random(seed)
+    codes = server_error_codes()
+    sent = 0
+    for round_no in range(10**9):
+        if loop.time() >= deadline or sent >= max_probes:
+            return
+        game, config = GAMES[round_no % len(GAMES)]
+        try:
+            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+                table = await new_table(http, game, config, rng.randrange(2**31))
+        except httpx.HTTPError as err:
+            tally.problems[f"client: creating a match failed: {type(err).__name__} {str(err)[:80]}"] += 1
+            continue
+        client = HostileClient(base, table, codes, tally)
+        try:
+            for via in [*(f"seat{s}" for s in range(table.num_players)), "spectator"]:
+                await client.joined(via)
+            await client.refresh()
+            while loop.time() < deadline and sent < max_probes:
+                for probe in gen.batch(table, batch):
+                    await client.run(probe)
+                    sent += 1
+                if not await client.advance(rng):
+                    break
+        except (ConnectionError, RuntimeError, OSError, httpx.HTTPError, asyncio.TimeoutError) as err:
+            tally.problems[f"client: {type(err).__name__}: {str(err)[:100]}"] += 1
+        finally:
+            await client.aclose()
