@@ -46,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -204,11 +205,14 @@ def _hostile_proc(base: str, clients: int, seconds: float, seed: int, out: Any) 
 
     async def run_all() -> hostile.Tally:
         tally = hostile.Tally()
-        await asyncio.gather(*(hostile.hammer(base, seed * 1000 + i, seconds, tally) for i in range(clients)))
+        clients_done = asyncio.gather(*(hostile.hammer(base, seed * 1000 + i, seconds, tally, timeout=10)
+                                        for i in range(clients)))
+        try:
+            await asyncio.wait_for(clients_done, seconds + 30)
+        except asyncio.TimeoutError:
+            tally.problems["client: still waiting for answers 30 s after the end (stopped)"] += 1
         return tally
 
-    if uvloop is not None:
-        uvloop.install()
     out.put(asyncio.run(run_all()))
 
 
@@ -229,6 +233,17 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+SERVER_LOG = {"lines": 0, "tracebacks": 0}
+
+
+def _drain(stream: Any) -> None:
+    """Read the started server's output to the end: a pipe nobody reads fills up,
+    and a server logging the refused inputs then blocks on its next write."""
+    for line in stream:
+        SERVER_LOG["lines"] += 1
+        SERVER_LOG["tracebacks"] += line.startswith("Traceback")
+
+
 def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None]:
     tmp = None
     if db is None:
@@ -247,6 +262,7 @@ def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None
     if "http://" not in line:
         raise SystemExit(f"server did not start: {line}")
     base = line.split()[3].rstrip("/")
+    threading.Thread(target=_drain, args=(proc.stdout,), daemon=True).start()
     for _ in range(100):
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
@@ -343,6 +359,8 @@ def main() -> None:
               f"{1000 * cpu / max(1, moves):.2f} ms per move")
     if tally is not None:
         print(f"--- {args.hostile} hostile clients beside the bots ---\n{tally.summary()}")
+    if proc is not None:
+        print(f"server log: {SERVER_LOG['lines']} lines, {SERVER_LOG['tracebacks']} tracebacks")
     client_cpu = sum(r["cpu"] for r in results)
     load = os.getloadavg()
     print(f"bot clients' CPU: {client_cpu:.1f} s ({100 * client_cpu / wall:.0f} % of one core); "

@@ -782,6 +782,7 @@ class HostileClient:
                 msg = await asyncio.wait_for(sock.queue.get(), max(0.0, deadline - loop.time()))
             except asyncio.TimeoutError:
                 outcome.problems.append(f"no answer within {self.timeout:.0f} s")
+                await sock.ws.close()  # a fresh connection for the next probe
                 return answers, False
             if msg is None:
                 sock.queue.put_nowait(None)
@@ -862,7 +863,7 @@ GAMES: tuple[tuple[str, Msg], ...] = (("lost-cities", {"rounds": 1}), ("lost-ran
 
 
 async def hammer(base: str, seed: int, seconds: float, tally: Tally, *, batch: int = 12,
-                 max_probes: int = 50000) -> None:
+                 max_probes: int = 50000, timeout: float = 30.0) -> None:
     """One hostile client for ``seconds`` (or ``max_probes``): match after match of
     :data:`GAMES`, a batch of probes between every two legal moves.  Failures of
     the client itself (a match that cannot be joined, a legal move refused) are
@@ -883,13 +884,15 @@ async def hammer(base: str, seed: int, seconds: float, tally: Tally, *, batch: i
         except httpx.HTTPError as err:
             tally.problems[f"client: creating a match failed: {type(err).__name__} {str(err)[:80]}"] += 1
             continue
-        client = HostileClient(base, table, codes, tally)
+        client = HostileClient(base, table, codes, tally, timeout=timeout)
         try:
             for via in [*(f"seat{s}" for s in range(table.num_players)), "spectator"]:
                 await client.joined(via)
             await client.refresh()
             while loop.time() < deadline and sent < max_probes:
                 for probe in gen.batch(table, batch):
+                    if loop.time() >= deadline:
+                        break
                     await client.run(probe)
                     sent += 1
                 if not await client.advance(rng):
