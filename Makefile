@@ -1,12 +1,13 @@
 # cardtable — the two commands for a fresh machine:
 #   make play   set up (first time) and start the game server: open the printed address to play
-#   make test   set up (first time) and run the whole test suite
-# Also: make play-terminal (Lost Cities in the terminal), make bench, make traces.
+#   make test   set up (first time) and run the test suite (all but the slow strength tests) and mypy
+# Also: make test-slow (the statistical strength tests, marked slow; CI runs them too),
+# make play-terminal (Lost Cities in the terminal), make bench, make traces.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play play-terminal test typecheck bench traces clean
+.PHONY: play play-terminal test test-slow typecheck bench traces clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +30,11 @@ play-terminal: $(VENV)/.installed-app
 test: $(VENV)/.installed-test
 	bash scripts/system-deps.sh
 	CARDTABLE_TEST_PG="$${CARDTABLE_TEST_PG:-$$(bash scripts/ci-postgres.sh 2>/dev/null || true)}" \
-		$(BIN)/python -m pytest $(PYTEST_ARGS)
+		$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
 	$(BIN)/python -m mypy
+
+test-slow: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -m slow $(PYTEST_ARGS)
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/python -m mypy

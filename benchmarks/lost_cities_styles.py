@@ -1,8 +1,8 @@
 """Lost Cities heuristic styles against each other: the tuning behind ``bold``.
 
-Plays every deal twice, once from each seat (duplicate matches), with the fast
-policy (:mod:`cardtable.agents.knowledge.lost_cities_policy`, the heuristic's own
-decisions): about 80 matches a second on one core.  The first style is a named
+Plays every deal twice, once from each seat (duplicate matches), with the
+heuristic's :func:`~cardtable.agents.lost_cities.policy_action` on the states
+themselves (no JSON views): about 80 matches a second on one core.  The first style is a named
 style (default ``bold``) with optional ``field=value`` overrides of
 :class:`~cardtable.agents.lost_cities.LostCitiesStyle`; it plays against
 ``--against`` (default ``steady``, the baseline ``heuristic``)::
@@ -23,7 +23,7 @@ import math
 import sys
 from typing import Any
 
-from cardtable.agents.knowledge.lost_cities_policy import policy_action
+from cardtable.agents.lost_cities import policy_action
 from cardtable.agents.lost_cities import STYLES, LostCitiesStyle
 from cardtable.registry import load_game
 

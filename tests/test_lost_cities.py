@@ -421,6 +421,7 @@ def test_determinism_under_disturbed_global_random() -> None:
     assert str(a) == str(b) and str(game.new_state(seed=6)) != str(a)
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_in_95_percent_of_matches() -> None:
     game = LostCities()
     assert isinstance(make_agent("heuristic", game), LostCitiesHeuristic)

@@ -8,13 +8,14 @@ seats 0 and 2 (4 players) or seat 0 (2 players) the Red army.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from conformance import check_game
 
 from cardtable.agents import Observation, make_agent
-from cardtable.cards import parse_french
+from cardtable.cards import french_name, parse_french
+from cardtable.games import lost_ranks
 from cardtable.games.lost_ranks import (
     DRAW,
     SPY,
@@ -531,6 +532,57 @@ def test_lr20_resample_keeps_the_view_and_respects_voids() -> None:
     assert r.phantom(1)[-1] == parse_french("JH") and r.view(0) == t.view(0)
 
 
+def _opening_deals() -> list[LostRanksState]:
+    """Three 2-player deals that seat 0 cannot tell apart (its hand, its phantom deck and
+    the Trump Card are the same; the dealer is seat 0, so seat 1 leads in each): A♥ in
+    seat 1's hand; A♥ face down in seat 1's phantom and A♦ in its hand; both face down."""
+    trump = "5C"
+    others = [c for c in range(53) if c not in cards(f"AH AD {trump}")]
+    own, own_phantom, rest = others[:17], others[17:26], others[26:]
+    deals = []
+    for in_phantom in ("", "AH", "AH AD"):
+        hidden = cards(in_phantom)
+        phantom = hidden + rest[: 9 - len(hidden)]
+        hand = [c for c in rest + cards("AH AD") if c not in phantom]
+        deals.append(deal(
+            {0: " ".join(map(french_name, own)), 1: " ".join(map(french_name, hand))}, trump, players=2,
+            phantoms={0: " ".join(map(french_name, own_phantom)), 1: " ".join(map(french_name, phantom))},
+        ))
+    return deals
+
+
+def test_lr20_first_lead_is_shown_only_to_the_seat_that_leads_it_lr6_lr12() -> None:
+    """LR-6 with LR-12/LR-20: the opponent of the leader learns nothing about where A♥
+    is (the leader's real hand, face down in its phantom deck, or neither) until it is led."""
+    deals = _opening_deals()
+    assert [d.current_player() for d in deals] == [1, 1, 1]
+    assert [d.view(1)["first_lead"] for d in deals] == ["AH", "AD", None]
+    assert deals[0].view(0) == deals[1].view(0) == deals[2].view(0)
+    assert deals[0].public_view() == deals[1].public_view() == deals[2].public_view()
+    assert deals[0].view(0)["first_lead"] is None
+    # Once led, the card is public (LR-20).
+    play(deals[0], "AH")
+    assert deals[0].public_view()["trick"] == [{"seat": 1, "card": "AH", "source": "hand"}]
+    # 4 players: the Trump Card alone says which ace leads; everybody is told.
+    assert scenario_a().public_view()["first_lead"] == "AH"
+
+
+def test_lr20_resample_before_the_first_lead_draws_every_lr6_case() -> None:
+    """Resampling for the leader's opponent draws from all three LR-6 cases of
+    :func:`_opening_deals`, each consistent with its view (LR-6, LR-12, LR-20)."""
+    state = _opening_deals()[0]
+    view = state.view(0)
+    seen = set()
+    for k in range(60):
+        r = state.resample(0, random.Random(k))
+        assert r.view(0) == view and r.current_player() == 1
+        lead = r.view(1)["first_lead"]
+        seen.add(lead)
+        legal = r.legal_action_strings()
+        assert legal == [f"play {lead}"] if lead else "draw two" in legal
+    assert seen == {"AH", "AD", None}
+
+
 def test_constrained_deal_is_uniform_enough() -> None:
     # Two groups of two; card 0 may only go to group 0.
     counts: dict[tuple[int, ...], int] = {}
@@ -559,23 +611,53 @@ def test_conformance(options: dict[str, object]) -> None:
     check_game(LostRanks(**options), seeds=range(2))  # type: ignore[arg-type]
 
 
-def _random_match(game: LostRanks, seed: int) -> tuple[list[int], list[float]]:
+def _recorded_match(game: LostRanks, seed: int, before_each_move: Callable[[], object]) -> list[object]:
+    """A random match (moves from ``random.Random(seed)``, independent of the global
+    random state) as every step's views and public view, then the history and result."""
     s = game.new_state(seed=seed)
-    rng = random.Random(seed)
+    choices = random.Random(seed)
+    trail: list[object] = []
     while not s.is_terminal():
-        random.seed(rng.random())  # disturb the global state: it must not matter
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s.history, s.returns()
+        before_each_move()
+        trail.append(([s.view(p) for p in range(game.num_players)], s.public_view()))
+        s.apply_action(choices.choice(s.legal_actions()))
+    trail += [s.history, s.result()]
+    return trail
+
+
+def _assert_deterministic(game: LostRanks) -> None:
+    """The same seed and moves give the same match whatever the global random state
+    is, at the deal and before every move; another seed gives another deal."""
+    random.seed(1)
+    undisturbed = _recorded_match(game, 11, lambda: None)
+    random.seed(2)
+    disturbance = random.Random(99)
+    disturbed = _recorded_match(game, 11, lambda: random.seed(disturbance.random()))
+    assert disturbed == undisturbed, "the match depends on the global random state"
+    first, second, other = (game.new_state(seed=s) for s in (5, 5, 6))
+    assert str(first) == str(second)
+    hands = [[s.view(p)["hand"] for p in range(game.num_players)] for s in (first, other)]
+    assert hands[0] != hands[1], "another seed must deal other hands"
 
 
 @pytest.mark.parametrize("players", [4, 2])
 def test_determinism(players: int) -> None:
-    g = LostRanks(players=players)
-    random.seed(1)
-    first = _random_match(g, 11)
-    random.seed(2)
-    assert _random_match(g, 11) == first
-    assert str(g.new_state(seed=5)) == str(g.new_state(seed=5))
+    _assert_deterministic(LostRanks(players=players))
+
+
+@pytest.mark.parametrize("from_round", [0, 1])
+def test_determinism_test_catches_global_randomness(from_round: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of the check: an engine shuffling with the global ``random`` (from the
+    first deal, or only from the second round on, after moves were applied) fails it."""
+    true_round_rng = lost_ranks.round_rng
+
+    def leaky_round_rng(seed: int, index: int) -> random.Random:
+        return random if index >= from_round else true_round_rng(seed, index)  # type: ignore[return-value]
+
+    monkeypatch.setattr(lost_ranks, "round_rng", leaky_round_rng)
+    for players in (4, 2):
+        with pytest.raises(AssertionError, match="global random state"):
+            _assert_deterministic(LostRanks(players=players))
 
 
 def test_options_and_action_names() -> None:
@@ -660,9 +742,11 @@ def _heuristic_rate(players: int, matches: int) -> float:
     return wins / matches
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_four_players() -> None:
     assert _heuristic_rate(4, 200) >= THRESHOLDS[4]
 
 
+@pytest.mark.slow
 def test_heuristic_beats_random_two_players() -> None:
     assert _heuristic_rate(2, 200) >= THRESHOLDS[2]

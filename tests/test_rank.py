@@ -616,6 +616,7 @@ def heuristic_loss_rate(players: int, seat: int, games: int) -> float:
     return losses / games
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_heuristic_loses_less_often_than_random_in_every_seat(players: int) -> None:
     # Every seat is alike for random play (the dealer is drawn), so random's loss rate is 1/N.

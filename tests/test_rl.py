@@ -230,6 +230,23 @@ def test_openspiel_games_are_registered() -> None:
         cos.load("lost-cities", colors=7)
 
 
+@pytest.mark.parametrize("name", sorted(cos.SHORT_NAMES))
+def test_openspiel_game_type_is_the_description(name: str) -> None:
+    from cardtable.registry import game_info
+
+    info = game_info(name)
+    kind = pyspiel.load_game(cos.SHORT_NAMES[name]).get_type()
+    assert (kind.min_num_players, kind.max_num_players) == (info.min_players, info.max_players)
+    assert kind.parameter_specification == info.defaults()
+    for n in info.player_counts():
+        options = {info.players_option: n} if info.players_option else {}
+        game = cos.load(name, **options)
+        ct = load_game(name, **options)
+        assert game.num_players() == n
+        assert game.max_game_length() == info.max_game_length(ct.config) == ct.max_game_length()
+        assert (game.min_utility(), game.max_utility()) == (info.min_return, info.max_return)
+
+
 @pytest.mark.parametrize("variant", SPIEL_VARIANTS, ids=[_id(v) for v in SPIEL_VARIANTS])
 def test_openspiel_random_sim_test(variant: tuple[str, dict[str, Any]]) -> None:
     name, opts = variant
@@ -329,7 +346,7 @@ def test_openspiel_ismcts_plays_a_full_game(name: str, opts: dict[str, Any]) -> 
 def test_training_example_smoke_run() -> None:
     script = ROOT / "examples" / "train_policy_gradient.py"
     out = subprocess.run([sys.executable, str(script), "--seconds", "2", "--eval", "4", "--batch", "2"],
-                         capture_output=True, text=True, timeout=120, check=True).stdout
+                         capture_output=True, text=True, timeout=600, check=True).stdout
     assert "win rate vs random" in out
 
 

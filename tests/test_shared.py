@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conformance import check_game
 from typer.testing import CliRunner
 
 from cardtable import records
@@ -45,6 +46,42 @@ def test_deterministic_under_disturbed_global_random(game_name: str, options: di
     random.seed(2)
     second = _play(game_name, options, 11, disturb=True)
     assert first == second
+
+
+CHEAP_VARIANTS = [("lost-cities", {"rounds": 1}), ("lost-ranks", {"players": 2}), ("rank", {"players": 3})]
+
+
+def _state_class(game_name: str, options: dict[str, object]) -> type:
+    return type(load_game(game_name, **options).new_state(seed=0))
+
+
+@pytest.mark.parametrize("game_name,options", CHEAP_VARIANTS, ids=[g for g, _ in CHEAP_VARIANTS])
+def test_conformance_fails_if_resample_redraws_nothing(
+        game_name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of the check: a ``resample`` that is ``clone`` keeps every view and
+    passes every other test, but redraws no hidden card (LC-8, LR-20, RG-9)."""
+    monkeypatch.setattr(_state_class(game_name, options), "resample", lambda self, player, rng: self.clone())
+    with pytest.raises(AssertionError, match="redraw"):
+        check_game(load_game(game_name, **options), seeds=range(1))
+
+
+@pytest.mark.parametrize("game_name,options", CHEAP_VARIANTS, ids=[g for g, _ in CHEAP_VARIANTS])
+def test_conformance_fails_on_wrong_returns(
+        game_name: str, options: dict[str, object], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check of the check: returns before the end, and a sum the game does not
+    declare (LC-7, LR-17, RG-7), are caught."""
+    game = load_game(game_name, **options)
+    cls = _state_class(game_name, options)
+    true_returns = cls.returns
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "returns", lambda self: [1.0] + [0.0] * (game.num_players - 1))
+        with pytest.raises(AssertionError, match="zero before the end"):
+            check_game(game, seeds=range(1))
+    with monkeypatch.context() as patch:
+        patch.setattr(cls, "returns", lambda self: [r + 0.5 for r in true_returns(self)] if self.is_terminal()
+                      else true_returns(self))
+        with pytest.raises(AssertionError, match="add up to|outside"):
+            check_game(game, seeds=range(1))
 
 
 def test_registry_names_and_errors() -> None:
@@ -189,3 +226,79 @@ def test_cli_play_quit_saves_and_resumes(tmp_path: Path) -> None:
     res = runner.invoke(app, ["play", "lost-cities", "--resume", str(save)], input="quit\n")
     assert res.exit_code == 0, res.output
     assert len(records.load(save)["moves"]) >= len(rec["moves"])
+
+
+# --- the games' descriptions (cardtable.description) -------------------------------
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_description_matches_the_config(name: str) -> None:
+    """Every config field is described once, with the config's default and type."""
+    import dataclasses
+
+    from cardtable.registry import game_info
+
+    info = game_info(name)
+    game = load_game(name)
+    fields = dataclasses.fields(info.config)
+    assert [o.name for o in info.options] == [f.name for f in fields]
+    assert info.defaults() == game.config_dict()
+    for option in info.options:
+        assert type(option.default) is option.type
+        assert option.refusal(option.default) is None
+        assert option.help.en and option.help.ru and option.label.en and option.label.ru
+    assert info.name == game.name and info.title.en == game.title
+    assert info.min_players <= game.num_players <= info.max_players
+    assert game.max_game_length() == info.max_game_length(game.config) > 0
+    assert game.teams() == info.teams_of(game.num_players)
+
+
+@pytest.mark.parametrize("name,options,message", [
+    ("lost-cities", {"colors": 7}, "colors must be 5 or 6 (LC-1), not 7"),
+    ("lost-cities", {"colors": True}, "colors must be 5 or 6 (LC-1), not True"),
+    ("lost-cities", {"rounds": 0}, "rounds must be a whole number of at least 1 (LC-7), not 0"),
+    ("lost-cities", {"rounds": "3"}, "rounds must be a whole number of at least 1 (LC-7), not '3'"),
+    ("lost-cities", {"wings": 2}, "lost-cities has no option 'wings'; its options are: colors, rounds"),
+    ("lost-ranks", {"players": 3}, "players must be 2 or 4 (LR-3), not 3"),
+    ("lost-ranks", {"force_strength": 1}, "force_strength must be true or false, not 1"),
+    ("rank", {"players": 11}, "players must be a whole number from 2 to 10 (RG-1), not 11"),
+])
+def test_invalid_options_are_refused_with_what_is_allowed(name: str, options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError) as err:
+        load_game(name, **options)
+    assert str(err.value) == f"bad option for {name}: {message}"
+    cls = type(load_game(name))
+    if "wings" not in options:
+        with pytest.raises(ValueError, match="must be"):
+            cls(**options)  # the constructor checks from the same description
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "arena"])
+def test_cli_help_lists_every_option_with_its_help(command: str) -> None:
+    from cardtable.registry import game_info
+
+    res = runner.invoke(app, [command, "--help"], env={"COLUMNS": "400", "TERMINAL_WIDTH": "400"})
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    for name in game_names():
+        for option in game_info(name).options:
+            assert option.flag in text and option.help.en in text, (command, option.name)
+    for line in res.output.splitlines():
+        if "--force-strength" in line or "--longer" in line:
+            assert "<bool>" not in line, line
+
+
+def test_cli_games_lists_options_and_players() -> None:
+    res = runner.invoke(app, ["games"], env={"COLUMNS": "400"})
+    assert res.exit_code == 0, res.output
+    assert "--force-strength" in res.output and "LR-16" in res.output and "2–10" in res.output
+    assert "--rounds (a whole number of at least 1, default 3)" in res.output
+
+
+def test_cli_flags_keep_their_names() -> None:
+    res = runner.invoke(app, ["simulate", "lost-ranks", "-p", "2", "--longer", "--force-strength", "--games", "1",
+                              "--agents", "random,random"])
+    assert res.exit_code == 0, res.output
+    assert "'players': 2, 'force_strength': True, 'longer_game': True" in " ".join(res.output.split())
+    res = runner.invoke(app, ["simulate", "lost-ranks", "--players", "3"])
+    assert res.exit_code == 2 and "players must be 2 or 4 (LR-3), not 3" in res.output

@@ -16,7 +16,8 @@ from rich.table import Table
 from cardtable import records
 from cardtable.agents import agent_names, check_agent_spec, make_agent
 from cardtable.protocol import Game
-from cardtable.registry import game_names, load_game
+from cardtable.gameflags import game_argument, given_options, option_values, with_game_options
+from cardtable.registry import game_info, game_names, load_game
 
 app = typer.Typer(
     help="cardtable — Lost Cities, Lost Ranks and Ранг: play against AI, run studies, replay saved games.",
@@ -27,19 +28,7 @@ app = typer.Typer(
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
-# Which command-line options each game takes, and the game keyword they set.
-GAME_OPTIONS: dict[str, dict[str, str]] = {
-    "lost-cities": {"colors": "colors", "rounds": "rounds"},
-    "lost-ranks": {"players": "players", "force_strength": "force_strength", "longer": "longer_game"},
-    "rank": {"players": "players"},
-}
-
-GameArg = typer.Argument(..., help="Game: lost-cities, lost-ranks or rank.", show_default=False)
-ColorsOpt = typer.Option(None, "--colors", help="Lost Cities: 5 expeditions (default) or 6 (purple variant).")
-RoundsOpt = typer.Option(None, "--rounds", help="Lost Cities: rounds in a match (default 3; 1 = single round).")
-PlayersOpt = typer.Option(None, "--players", "-p", help="Lost Ranks: 4 or 2.  Ранг: 2 to 10.")
-ForceOpt = typer.Option(False, "--force-strength", help="Lost Ranks: score the Force Strength bonus (LR-16).")
-LongerOpt = typer.Option(False, "--longer", help="Lost Ranks: the longer game (target 15 / 7 rounds).")
+GameArg = game_argument()
 
 
 def fail(message: str) -> typer.Exit:
@@ -47,22 +36,12 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def build_game(name: str, **given: Any) -> Game:
-    """The game ``name`` with the command-line options that were given."""
+def build_game(name: str, given: dict[str, Any]) -> Game:
+    """The game ``name`` with the option flags that were given (see :mod:`cardtable.gameflags`)."""
     if name not in game_names():
         raise fail(f"unknown game {name!r}; choose from: {', '.join(game_names())}")
-    allowed = GAME_OPTIONS.get(name, {})
-    options = {}
-    for key, value in given.items():
-        if value in (None, False):
-            continue
-        if key not in allowed:
-            flag = "--" + key.replace("_", "-")
-            raise fail(f"{flag} does not apply to {name}; its options are: "
-                       + (", ".join("--" + k.replace("_", "-") for k in allowed) or "none"))
-        options[allowed[key]] = value
     try:
-        return load_game(name, **options)
+        return load_game(name, **given_options(game_info(name), given))
     except ValueError as err:
         raise fail(str(err)) from None
 
@@ -87,29 +66,30 @@ def check_entries(text: str, game: Game) -> list[str]:
 @app.command("games")
 def games_command() -> None:
     """List the games, their options and their agents."""
-    table = Table(title="Games")
+    table = Table(title="Games", show_lines=True)
     table.add_column("name")
     table.add_column("title")
+    table.add_column("players")
     table.add_column("options")
     table.add_column("agents")
     for name in game_names():
-        game = load_game(name)
-        opts = ", ".join("--" + k.replace("_", "-") for k in GAME_OPTIONS.get(name, {}))
-        table.add_row(name, game.title, opts, ", ".join(agent_names(name)))
+        info = game_info(name)
+        players = str(info.min_players) if info.min_players == info.max_players else f"{info.min_players}–{info.max_players}"
+        options = "\n".join(
+f"{o.flag}{option_values(o)}: {o.help.en}"
+            for o in info.options)
+        table.add_row(name, info.title.en, players, options or "—", ", ".join(agent_names(name)))
     console.print(table)
 
 
 @app.command()
+@with_game_options
 def play(
     game_name: str = GameArg,
     ai: str = typer.Option("heuristic", "--ai", help="The AI for every other seat: easy, medium, hard, heuristic, random (see `cardtable games`), options as name:key=value."),
     seed: Optional[int] = typer.Option(None, "--seed", help="Deal seed (default: random)."),
     seat: int = typer.Option(0, "--seat", help="Your seat (0 = first)."),
-    colors: Optional[int] = ColorsOpt,
-    rounds: Optional[int] = RoundsOpt,
-    players: Optional[int] = PlayersOpt,
-    force_strength: bool = ForceOpt,
-    longer: bool = LongerOpt,
+    game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
     lang: str = typer.Option("en", "--lang", help="Interface language: en, or ru (Ранг)."),
     save: Optional[Path] = typer.Option(None, "--save", help="Where to save the game (default: ~/.local/share/cardtable/saves/)."),
     resume: Optional[Path] = typer.Option(None, "--resume", help="Continue a saved game record."),
@@ -136,8 +116,7 @@ def play(
         ai_names = {s: names[s] for s in range(game.num_players) if s != seat}
         save_path = resume
     else:
-        game = build_game(game_name, colors=colors, rounds=rounds, players=players,
-                          force_strength=force_strength, longer=longer)
+        game = build_game(game_name, game_options)
         if not 0 <= seat < game.num_players:
             raise fail(f"--seat must be 0..{game.num_players - 1}")
         if len(check_entries(ai, game)) != 1:
@@ -181,6 +160,8 @@ def serve(
     max_sockets_per_address: int = typer.Option(32, "--max-sockets-per-address", min=1, help="Open websockets per client address."),
     ai_workers: Optional[int] = typer.Option(None, "--ai-workers", min=0, help="Processes searching AI moves and hints (default: cores - 1; 0: a thread)."),
     room_idle_seconds: float = typer.Option(300.0, "--room-idle-seconds", min=0, help="Seconds before an unattended match leaves memory (it reloads from the database)."),
+    proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy: take client addresses (for the per-address limits) from X-Forwarded-For."),
+    forwarded_allow_ips: str = typer.Option("127.0.0.1", "--forwarded-allow-ips", help="The proxies whose X-Forwarded-* headers are trusted (comma-separated; '*': any)."),
 ) -> None:
     """Start the game server and open the printed address in a browser to play."""
     try:
@@ -199,7 +180,8 @@ def serve(
     if ai_workers is not None:
         limits["ai_workers"] = ai_workers
     try:
-        run(host, port, db, ai_delay=ai_delay, **limits)
+        run(host, port, db, ai_delay=ai_delay, proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips,
+            **limits)
     except OSError as err:
         raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
     except RuntimeError as err:  # the database is in use by another server, or startup failed
@@ -209,6 +191,7 @@ def serve(
 
 
 @app.command()
+@with_game_options
 def simulate(
     game_name: str = GameArg,
     games: int = typer.Option(100, "--games", "-n", min=1, help="Number of matches."),
@@ -216,19 +199,14 @@ def simulate(
                                help="Comma-separated agents (name or name:key=value:…); seats rotate between matches."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first match (match i uses seed+i)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (worker processes)."),
-    colors: Optional[int] = ColorsOpt,
-    rounds: Optional[int] = RoundsOpt,
-    players: Optional[int] = PlayersOpt,
-    force_strength: bool = ForceOpt,
-    longer: bool = LongerOpt,
+    game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
     json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary (and every match) as JSON."),
 ) -> None:
     """Play many matches between agents and print win rates (95 % intervals), mean scores
     and seat advantage.  (``cardtable arena`` does the same with decision times.)"""
     from cardtable.lab.series import run_series
 
-    game = build_game(game_name, colors=colors, rounds=rounds, players=players,
-                      force_strength=force_strength, longer=longer)
+    game = build_game(game_name, game_options)
     entries = check_entries(agents, game)
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:

@@ -10,6 +10,8 @@ seed or from explicit deck orders.  A :class:`State` is OpenSpiel-like:
 * :meth:`State.apply_action` / :meth:`State.undo_action` / :meth:`State.clone`;
 * :meth:`State.is_terminal` / :meth:`State.returns` / :meth:`State.result`;
 * :meth:`State.view` — exactly what one seat may know, as JSON-ready data;
+* :meth:`State.public_view` — exactly what everybody may know (a spectator's view),
+  contained in every seat's view (:func:`view_contains`);
 * :meth:`State.resample` — a state whose hidden information is redrawn
   consistently with one seat's view (for search agents).
 
@@ -24,6 +26,8 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Final, NamedTuple
+
+from cardtable.description import GameInfo
 
 TERMINAL: Final = -4
 """``current_player()`` of a finished match (OpenSpiel's value)."""
@@ -44,7 +48,14 @@ class IllegalAction(ValueError):
 
 
 class Event(NamedTuple):
-    """What one applied action did: a small immutable record for logs and UIs."""
+    """What one applied action did: a small immutable record for logs and UIs.
+
+    An event is **public**: its text and note say only what every seat and every
+    spectator sees happen (the game's Information ruling — every card played is
+    public, LC-8, LR-20, RG-9), so front ends show it to all unredacted.  A game must
+    not name a hidden card in an event; ``tests/conformance.py`` checks that the event
+    of a move does not change when the cards some seat cannot see are redrawn.
+    """
 
     player: int
     action: int
@@ -66,10 +77,12 @@ def round_rng(seed: int, round_index: int) -> random.Random:
 class Game(ABC):
     """A configured rule set.  Subclasses set the class attributes below."""
 
+    info: ClassVar[GameInfo]
+    """The game's one description: titles, players, options (:mod:`cardtable.description`)."""
     name: ClassVar[str]
-    """Registry name, e.g. ``"lost-cities"``."""
+    """Registry name, e.g. ``"lost-cities"`` (``info.name``)."""
     title: ClassVar[str]
-    """Human title, e.g. ``"Lost Cities"``."""
+    """Human title, e.g. ``"Lost Cities"`` (``info.title.en``)."""
 
     config: Any
     """A frozen, keyword-only dataclass of the variant options."""
@@ -86,7 +99,11 @@ class Game(ABC):
 
         Statistics count a team once per match: partners are one sample, not two.
         """
-        return [[seat] for seat in range(self.num_players)]
+        return self.info.teams(self.config, self.num_players)
+
+    def max_game_length(self) -> int:
+        """A proven upper bound on the player decisions in one match of this configuration."""
+        return self.info.max_game_length(self.config)
 
     @abstractmethod
     def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> State:
@@ -187,7 +204,7 @@ class State(ABC):
             raise IllegalAction(f"{err}; legal now: {', '.join(self.legal_action_strings())}") from None
         reason = self.why_illegal(action)
         if reason is not None:
-            raise IllegalAction(reason, _rule_id(reason))
+            raise IllegalAction(reason, rule_id(reason))
         return action
 
     # --- outcome ------------------------------------------------------------
@@ -210,6 +227,15 @@ class State(ABC):
         """
 
     @abstractmethod
+    def public_view(self) -> dict[str, JSON]:
+        """Everything every seat (and any spectator) may know now, JSON-ready.
+
+        Has the same always-present keys as :meth:`view`, with ``player`` ``None``.
+        It is contained in every seat's view (:func:`view_contains`): a seat's view
+        with some keys left out and some values replaced by ``None``.
+        """
+
+    @abstractmethod
     def resample(self, player: int, rng: random.Random) -> State:
         """A state that ``player`` cannot tell from this one, with every hidden
         card (and future deal) redrawn at random from what is consistent with
@@ -220,10 +246,46 @@ class State(ABC):
         return repr(self)
 
 
+def view_contains(seat_view: JSON, public: JSON) -> bool:
+    """Whether ``public`` shows nothing that ``seat_view`` does not (the containment
+    of :meth:`State.public_view` in every :meth:`State.view`).
+
+    ``public`` must be ``seat_view`` with some information taken out: a ``None``
+    stands for any value (hidden); a dict may leave keys out but every key it has
+    must be in ``seat_view`` with a contained value; a list has the same length with
+    every item contained; anything else is equal, of the same type.  The top-level
+    ``player`` key (a seat, or ``None`` in the public view) is not compared.
+
+    >>> view_contains({"player": 0, "hand": ["AS"], "pile": ["7H", "KD"]},
+    ...               {"player": None, "pile": ["7H", None]})
+    True
+    >>> view_contains({"player": 0, "pile": ["7H"]}, {"player": None, "pile": ["7H", "KD"]})
+    False
+    """
+    return _contains(seat_view, public, top=True)
+
+
+def _contains(whole: JSON, part: JSON, *, top: bool = False) -> bool:
+    if part is None:
+        return True
+    if isinstance(part, dict):
+        return isinstance(whole, dict) and all(
+            (top and key == "player") or (key in whole and _contains(whole[key], value)) for key, value in part.items()
+        )
+    if isinstance(part, list):
+        return isinstance(whole, list) and len(whole) == len(part) and all(map(_contains, whole, part))
+    return type(whole) is type(part) and bool(whole == part)
+
+
 _RULE_PREFIXES: Final = ("LC-", "LR-", "RG-")
 
 
-def _rule_id(reason: str) -> str | None:
+def rule_id(reason: str) -> str | None:
+    """The first ruling id (``LC-3``, ``LR-14``, ``RG-6`` …) cited in ``reason``, if any.
+
+    >>> rule_id("you have no Y7 in your hand (LC-3)")
+    'LC-3'
+    """
     for word in reason.replace("(", " ").replace(")", " ").replace(",", " ").split():
         if word.startswith(_RULE_PREFIXES):
             return word.rstrip(".;:")

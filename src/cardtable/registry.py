@@ -5,6 +5,10 @@
 ['lost-cities', 'lost-ranks', 'rank']
 >>> load_game("lost-cities", colors=6).config.colors
 6
+>>> load_game("lost-ranks", players=3)
+Traceback (most recent call last):
+...
+ValueError: bad option for lost-ranks: players must be 2 or 4 (LR-3), not 3
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from cardtable.description import GameInfo
 from cardtable.protocol import Game
 
 _GAMES: dict[str, str] = {
@@ -37,13 +42,20 @@ def game_class(name: str) -> type[Game]:
     return cls
 
 
+def game_info(name: str) -> GameInfo:
+    """The description of game ``name`` (its options, players, titles …)."""
+    return game_class(name).info
+
+
 def load_game(name: str, **options: Any) -> Game:
     """A configured game: ``load_game("lost-ranks", players=2)``.
 
-    Unknown or invalid options raise ``ValueError`` naming the allowed ones.
+    Options are checked against the game's description: an unknown option or a value it
+    does not allow raises ``ValueError`` naming the option and what is allowed.
     """
     cls = game_class(name)
     try:
-        return cls(**options)
-    except TypeError as err:
+        cls.info.check(options)
+    except ValueError as err:
         raise ValueError(f"bad option for {name}: {err}") from None
+    return cls(**options)

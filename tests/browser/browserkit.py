@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardtable.web import mount
-from srvkit import ServerThread
+from srvkit import CEILING, ServerThread
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -73,7 +73,7 @@ class LiveServer(ServerThread):
                     room.state.action_to_string(a) for a in room.state.legal_actions()]
                 return room.seq, [json.loads(x) for x in texts[:n]], texts, room.finished, legal
 
-        return asyncio.run_coroutine_threadsafe(op(), self.loop).result(10)
+        return asyncio.run_coroutine_threadsafe(op(), self.loop).result(CEILING)
 
     def replay_steps(self, match_id: str, seat: int | None) -> list[dict[str, Any]]:
         """The match so far as ``seat`` (None: the public) saw it: the server's replay steps."""
@@ -83,7 +83,7 @@ class LiveServer(ServerThread):
             steps: list[dict[str, Any]] = await asyncio.to_thread(room.replay_steps, seat)
             return steps
 
-        return asyncio.run_coroutine_threadsafe(op(), self.loop).result(30)
+        return asyncio.run_coroutine_threadsafe(op(), self.loop).result(CEILING)
 
     def ever_shown(self, match_id: str, seat: int | None) -> set[str]:
         """Every card shown to ``seat`` (None: the public) in any state of the match so far."""
@@ -145,7 +145,7 @@ class LeakChecker:
         self.ever: set[str] = server.ever_shown(match_id, seat)
         self.checks = 0
 
-    def check(self, page: Any, timeout: float = 10.0) -> int:
+    def check(self, page: Any, timeout: float = CEILING) -> int:
         deadline = time.monotonic() + timeout
         while True:
             seq, views, texts, _ = self.server.snapshot(self.match_id)
@@ -174,12 +174,16 @@ class LeakChecker:
         return seq
 
 
-def wait_seq(page: Any, seq: int, timeout: float = 20_000) -> None:
+def wait_seq(page: Any, seq: int, timeout: float = CEILING * 1000) -> None:
     try:
         page.wait_for_function(f"() => Number(document.body.dataset.seq) >= {seq}", timeout=timeout)
     except Exception as err:
         state = page.evaluate("() => ({...document.body.dataset})")
         raise AssertionError(f"the page did not reach seq {seq}: {state}") from err
+
+
+SETTLED_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Resolves once the page has laid itself out and painted at least once since now."""
 
 
 def screenshot(page: Any, name: str, size: dict[str, int]) -> Path:
@@ -188,8 +192,8 @@ def screenshot(page: Any, name: str, size: dict[str, int]) -> Path:
     path = Path(f"{name}.png") if name.startswith("/") else SCREENSHOTS / f"{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     page.set_viewport_size(size)
-    page.wait_for_timeout(150)
-    page.screenshot(path=str(path), full_page=True)
+    page.evaluate(SETTLED_JS)
+    page.screenshot(path=str(path), full_page=True, animations="disabled")
     return path
 
 
@@ -209,7 +213,7 @@ class Tracker:
     def watch(self, page: Any) -> Any:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("console", self._console)
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(CEILING * 1000)
         self.pages.append(page)
         return page
 

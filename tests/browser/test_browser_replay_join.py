@@ -11,10 +11,10 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, shown_cards, wait_seq
+from srvkit import CEILING, eventually
 from test_browser_ui import all_cards, match_id_of
 
 from cardtable import records
@@ -39,10 +39,8 @@ def finished_match(server: LiveServer) -> tuple[str, str]:
     r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": "heuristic"},
                          headers={"Authorization": f"Bearer {m['host_token']}"})
     assert r.status_code == 200, r.text
-    deadline = time.monotonic() + 60
-    while server.http.get(f"/api/matches/{mid}").json()["status"] != "finished":
-        assert time.monotonic() < deadline, "the AIs did not finish the match"
-        time.sleep(0.2)
+    eventually(lambda: server.http.get(f"/api/matches/{mid}").json()["status"] == "finished",
+               "the AIs did not finish the match", timeout=3 * CEILING)
     return mid, m["seats"][0]["token"]
 
 
@@ -154,6 +152,66 @@ def test_replay_of_a_finished_match_step_by_step_and_export(browser: Any, server
         public_ctx.close()
 
 
+def test_a_name_being_typed_survives_the_lobby_redrawing(browser: Any, server: LiveServer, tracker: Tracker) -> None:
+    """The lobby redraws itself when its lists change (its timer, another tab taking a
+    seat); a name being typed keeps its focus and its text, spaces included.  (A
+    redraw between a click into the field and the typing once lost Bob's name.)"""
+    m = server.create("rank", {"players": 2}, [{"kind": "human"}, {"kind": "ai"}])
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile")
+        page.click("#my-name")
+        page.keyboard.type("Ann ")
+        other = ctx.new_page()  # another tab of this browser takes a seat: the lobby lists it
+        other.goto(server.base + "/api/health")
+        other.evaluate("([id, token]) => localStorage.setItem('cardtable.matches', JSON.stringify("
+                       "{[id]: {game: 'rank', created: Date.now(), seats: [{seat: 0, token}]}}))",
+                       [m["match"], m["seats"][0]["token"]])
+        page.wait_for_selector(f".yours li[data-match='{m['match']}']")
+        page.keyboard.type("Lee")
+        assert page.input_value("#my-name") == "Ann Lee"
+        assert page.evaluate("() => localStorage.getItem('cardtable.name')") == "Ann Lee"
+        other.close()
+    finally:
+        ctx.close()
+
+
+def test_the_lobby_shows_who_joined_instead_of_a_dead_invite(browser: Any, server: LiveServer,
+                                                              tracker: Tracker) -> None:
+    """Once a friend claims a seat by its link, the link answers auth_failed: the
+    creator's lobby shows "joined by NAME" there (after its next refresh), not the link."""
+    ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    bob_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        ann = tracker.watch(ann_ctx.new_page())
+        ann.goto(server.base + "/")
+        ann.wait_for_selector(".game-tile[data-game='rank']")
+        ann.fill("#my-name", "Ann")
+        ann.click(".game-tile[data-game='rank']")
+        ann.select_option("#opt-players", "3")
+        ann.select_option(".seat-row[data-seat='1'] select.seat-kind", "human")
+        ann.select_option(".seat-row[data-seat='2'] select.seat-kind", "human")
+        ann.click("#create")
+        invite = ann.input_value(".invite-link[data-seat='1']")
+        assert ann.is_visible(".invite-link[data-seat='2']")
+
+        bob = tracker.watch(bob_ctx.new_page())
+        bob.goto(invite)
+        bob.fill("#join-name", "Bob")
+        bob.click("#join")
+        bob.wait_for_selector(".players li[data-seat='1'].me")
+
+        ann.wait_for_selector(".invites li[data-seat='1'] .joined", timeout=CEILING * 1000)
+        assert ann.inner_text(".invites li[data-seat='1'] .joined") == "joined by Bob"
+        assert ann.query_selector(".invite-link[data-seat='1']") is None
+        assert ann.is_visible(".invite-link[data-seat='2']"), "an unclaimed seat keeps its link"
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
+
+
 def test_a_newcomer_joins_an_open_seat_from_the_lobby(browser: Any, server: LiveServer, tracker: Tracker) -> None:
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     bob_ctx = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
@@ -245,9 +303,14 @@ def test_several_seats_and_matches_in_one_browser(browser: Any, server: LiveServ
             assert page.get_attribute(".players li.me", "data-seat") == str(seat)
             tabs[name] = page
         stored = tabs["a0"].evaluate("() => JSON.parse(localStorage.getItem('cardtable.matches'))")
-        assert {s["seat"]: s["token"] for s in stored[a["match"]]["seats"]} == {
-            0: a["seats"][0]["token"], 1: a["seats"][1]["token"]}
-        assert {s["seat"]: s["token"] for s in stored[b["match"]]["seats"]} == {1: b["seats"][1]["token"]}
+        for m, seats in ((a, [0, 1]), (b, [1])):
+            held = {s["seat"]: s["token"] for s in stored[m["match"]]["seats"]}
+            assert sorted(held) == seats
+            for seat, token in held.items():
+                # claiming a seat by its invite gives it a fresh token (protocol revision 3): kept, and valid
+                assert token != m["seats"][seat]["token"]
+                r = server.http.get(f"/api/matches/{m['match']}/state", headers={"Authorization": f"Bearer {token}"})
+                assert r.status_code == 200 and r.json()["you"] == seat
 
         # both tabs of match A play their own seat, and survive a reload
         for name, seat in (("a1", 1), ("a0", 0)):

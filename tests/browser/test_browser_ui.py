@@ -14,11 +14,10 @@
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
-from browserkit import DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, secret_cards, wait_seq
+from browserkit import CEILING, DESKTOP, PHONE, LeakChecker, LiveServer, Tracker, screenshot, secret_cards, wait_seq
 
 Page = Any
 
@@ -40,7 +39,7 @@ def all_cards(page: Page, hand: str) -> list[str]:
     return cards
 
 
-def wait_turn(page: Page, timeout: float = 30_000) -> str:
+def wait_turn(page: Page, timeout: float = CEILING * 1000) -> str:
     try:
         page.wait_for_function("() => ['me', 'over'].includes(document.body.dataset.turn) "
                                "&& document.body.dataset.pending !== 'true'", timeout=timeout)
@@ -55,7 +54,6 @@ def wait_turn(page: Page, timeout: float = 30_000) -> str:
 # --- Lost Cities: two people, invite link ---------------------------------------------------
 def test_lost_cities_two_players_join_by_invite_and_finish_a_round(browser: Any, server: LiveServer,
                                                                    tracker: Tracker) -> None:
-    started = time.monotonic()
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     bob_ctx = browser.new_context(viewport=PHONE, locale="en-GB", is_mobile=True, has_touch=True)
     try:
@@ -156,7 +154,6 @@ def test_lost_cities_two_players_join_by_invite_and_finish_a_round(browser: Any,
     finally:
         ann_ctx.close()
         bob_ctx.close()
-    assert time.monotonic() - started < 120
 
 
 def switch_to_english(page: Page, finished: bool) -> bool:
@@ -422,5 +419,35 @@ def test_english_and_russian_have_the_same_texts(browser: Any, server: LiveServe
         page.reload()
         page.wait_for_selector("h2#new-title:text('Новая партия')")
         assert page.evaluate("document.documentElement.lang") == "ru"
+    finally:
+        ctx.close()
+
+
+def test_lobby_options_come_from_the_description_with_a_help_line(browser: Any, server: LiveServer,
+                                                                   tracker: Tracker) -> None:
+    """The new-match form is built from /api/games: every option with its help in the page's language."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile[data-game='lost-ranks']")
+        page.click(".game-tile[data-game='lost-ranks']")
+        page.wait_for_selector("#opt-force_strength")
+        assert "cards that are not Lost Soldiers (LR-16)" in page.inner_text("#opt-force_strength-help")
+        assert "play to 15 points with no round limit (LR-17)" in page.inner_text("#opt-longer_game-help")
+        assert page.get_attribute("#opt-longer_game", "aria-describedby") == "opt-longer_game-help"
+        assert page.input_value("#opt-players") == "4"
+        assert "(partner)" in page.inner_text(".seat-row[data-seat='2']")
+        page.select_option("#opt-players", "2")
+        page.wait_for_selector(".seat-row[data-seat='1']")
+        assert page.locator(".seat-row").count() == 2
+        page.click(".lang-switch button[data-lang='ru']")
+        page.wait_for_selector("h2#new-title:text('Новая партия')")
+        assert "не являющихся пропавшими солдатами (LR-16)" in page.inner_text("#opt-force_strength-help")
+        assert "Длинная партия" in page.inner_text(".option[data-option='longer_game']")
+        page.click(".game-tile[data-game='lost-cities']")
+        page.wait_for_selector("#opt-rounds")
+        assert page.input_value("#opt-rounds") == "3"
+        assert "(LC-7)" in page.inner_text("#opt-rounds-help")
     finally:
         ctx.close()

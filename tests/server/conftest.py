@@ -23,5 +23,5 @@ def backend(request: pytest.FixtureRequest) -> str:
 @pytest.fixture(scope="module")
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     url = db_url_for(backend, tmp_path_factory.mktemp(f"db-{backend}"))
-    with ServerThread(url, takeover_grace=0.3, rate_per_second=5000.0) as srv:
+    with ServerThread(url, rate_per_second=5000.0) as srv:
         yield srv

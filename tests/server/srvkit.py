@@ -19,8 +19,24 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from cardtable.server.app import create_app
+from cardtable.server.room import Settings
 
 Msg = dict[str, Any]
+
+CEILING = 60.0
+"""Seconds any wait of the tests may last before it counts as a failure.  Generous on
+purpose (the machine may be busy): a wait ends as soon as its condition holds, so a
+ceiling only bounds a test that is failing anyway."""
+
+
+def eventually(condition: Callable[[], bool], what: str, timeout: float = CEILING) -> None:
+    """Return once ``condition()`` holds; fail saying ``what`` did not happen after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} (still not so after {timeout:.0f} s)")
+        time.sleep(0.02)
+
 
 BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CARDTABLE_TEST_PG") else [])
 """The databases the server tests run against: SQLite always, PostgreSQL when
@@ -42,6 +58,11 @@ def db_url_for(backend: str, tmp: Path) -> str:
     return f"sqlite:///{tmp / 'cardtable.db'}"
 
 
+def generous_settings(**fields: Any) -> Settings:
+    """Server settings with :data:`GENEROUS_LIMITS` but for the ``fields`` a test is about."""
+    return Settings(**{**GENEROUS_LIMITS, **fields})
+
+
 class ServerThread:
     """``with ServerThread(db_url) as srv:`` — a live server on 127.0.0.1."""
 
@@ -60,21 +81,19 @@ class ServerThread:
                                 ws_per_message_deflate=False)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-        self.http = httpx.Client(base_url=self.base, timeout=10)
+        self.http = httpx.Client(base_url=self.base, timeout=CEILING)
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started:
-            if time.monotonic() > deadline or not self.thread.is_alive():
-                raise RuntimeError("server did not start")
-            time.sleep(0.01)
+        eventually(lambda: self.server.started or not self.thread.is_alive(), "the server did not start")
+        if not self.thread.is_alive():
+            raise RuntimeError("the server thread ended while starting")
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.http.close()
         self.server.should_exit = True
-        self.thread.join(15)
+        self.thread.join(CEILING)
         self.sock.close()
 
     @property
@@ -94,6 +113,7 @@ class ServerThread:
 
     def client(self, match: str, token: str | None = None, **hello: Any) -> WsClient:
         c = WsClient(self.ws_url)
+        c.token = token
         c.send({"type": "hello", "v": 1, "match": match, "token": token, **hello})
         return c
 
@@ -102,13 +122,16 @@ class WsClient:
     """A websocket client whose reader thread keeps every message received."""
 
     def __init__(self, url: str) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=10, max_size=2**24).__enter__()
+        self.ws: ClientConnection = connect(url, open_timeout=CEILING, max_size=2**24).__enter__()
         self.raw: list[str] = []
         self.inbox: queue.Queue[Msg | None] = queue.Queue()
         self.closed = threading.Event()
         self.seq = -1
         self.view: Msg | None = None
         self.legal: list[Msg] = []
+        self.token: str | None = None
+        """The seat's token: the one of the hello (:meth:`ServerThread.client`), or the
+        fresh one of a ``welcome`` that claimed the seat (protocol revision 3)."""
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -122,6 +145,8 @@ class WsClient:
                     self.seq = msg["seq"]
                     self.view = msg["view"]
                     self.legal = msg["legal"]
+                if msg.get("type") == "welcome" and "token" in msg:
+                    self.token = msg["token"]
                 self.inbox.put(msg)
         except ConnectionClosed:
             pass
@@ -132,7 +157,7 @@ class WsClient:
     def send(self, msg: Msg | str | bytes) -> None:
         self.ws.send(msg if isinstance(msg, (str, bytes)) else json.dumps(msg))
 
-    def next(self, timeout: float = 10) -> Msg:
+    def next(self, timeout: float = CEILING) -> Msg:
         msg = self.inbox.get(timeout=timeout)
         if msg is None:
             self.inbox.put(None)
@@ -140,7 +165,7 @@ class WsClient:
             raise ConnectionError(f"connection closed ({self.ws.close_code} {self.ws.close_reason!r}); last: {last}")
         return msg
 
-    def wait(self, pred: Callable[[Msg], bool] | str, timeout: float = 10) -> Msg:
+    def wait(self, pred: Callable[[Msg], bool] | str, timeout: float = CEILING) -> Msg:
         """The next message matching ``pred`` (a type name or a predicate); others are skipped."""
         test = (lambda m: m.get("type") == pred) if isinstance(pred, str) else pred
         deadline = time.monotonic() + timeout
@@ -152,11 +177,11 @@ class WsClient:
             if test(msg):
                 return msg
 
-    def wait_seq(self, seq: int, timeout: float = 10) -> Msg:
+    def wait_seq(self, seq: int, timeout: float = CEILING) -> Msg:
         """Wait until this client has seen the state of ``seq`` (an update or a state)."""
         return self.wait(lambda m: m.get("type") in ("state", "update") and m["seq"] >= seq, timeout)
 
-    def request(self, msg: Msg, reply: str | Callable[[Msg], bool], timeout: float = 10) -> Msg:
+    def request(self, msg: Msg, reply: str | Callable[[Msg], bool], timeout: float = CEILING) -> Msg:
         self.send(msg)
         return self.wait(reply, timeout)
 
@@ -175,7 +200,7 @@ class WsClient:
             self.ws.close()
         except Exception:  # noqa: BLE001
             pass
-        self.reader.join(5)
+        self.reader.join(CEILING)
 
     def __enter__(self) -> WsClient:
         return self

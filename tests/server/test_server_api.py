@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
-from srvkit import ServerThread, WsClient, join
+from srvkit import CEILING, ServerThread, WsClient, generous_settings, join
 
 from cardtable import records
+from cardtable.registry import game_info
 from cardtable.server.limits import ManualClock
-from cardtable.server.room import Settings
 
 VARIANTS = [
     ("lost-cities", {"rounds": 1}),
@@ -78,7 +77,7 @@ def test_full_match_all_clients_see_everything_they_should(server: ServerThread,
 
         # Export: the same record the CLI uses, replaying to the same result.
         rec = server.http.get(f"/api/matches/{mid}/record",
-                              headers={"Authorization": f"Bearer {created['seats'][0]['token']}"})
+                              headers={"Authorization": f"Bearer {clients[0].token}"})
         assert rec.status_code == 200, rec.text
         state = records.replay(records.loads(json.dumps(rec.json())))
         assert state.is_terminal() and len(state.history) == final
@@ -94,7 +93,7 @@ def test_full_match_all_clients_see_everything_they_should(server: ServerThread,
         rep = spectator.request({"type": "replay"}, "replay")
         assert rep["you"] is None and rep["steps"][-1]["view"] == spectator.view
         http_rep = server.http.get(f"/api/matches/{mid}/replay",
-                                   headers={"Authorization": f"Bearer {created['seats'][1]['token']}"}).json()
+                                   headers={"Authorization": f"Bearer {clients[1].token}"}).json()
         assert http_rep["you"] == 1 and len(http_rep["steps"]) == final + 1
 
         # No moves after the end.
@@ -111,6 +110,14 @@ def test_health_games_and_creation_errors(server: ServerThread) -> None:
     games = {g["name"]: g for g in server.http.get("/api/games").json()}
     assert set(games) == {"lost-cities", "lost-ranks", "rank"}
     assert "heuristic" in games["lost-cities"]["agents"]
+    for name, entry in games.items():  # each game's description, as the lobby's form reads it
+        assert entry["description"] == game_info(name).as_json()
+    longer = {o["name"]: o for o in games["lost-ranks"]["description"]["options"]}["longer_game"]
+    assert longer["type"] == "bool" and longer["default"] is False and "LR-17" in longer["help"]["en"]
+    assert longer["help"]["ru"].startswith("4 игрока")
+    rounds = {o["name"]: o for o in games["lost-cities"]["description"]["options"]}["rounds"]
+    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (3, 1, None)
+    assert games["lost-ranks"]["description"]["teams"]["4"] == [[0, 2], [1, 3]]
     bad = [
         ({"game": "chess"}, "bad_game"),
         ({"game": "lost-cities", "config": {"colors": 9}}, "bad_config"),
@@ -155,7 +162,8 @@ def test_bad_messages_get_typed_errors_and_change_nothing(server: ServerThread) 
         assert a.view is not None
         first = a.view["current_player"]
         mover, other = (a, b) if first == 0 else (b, a)
-        mover_token = t0 if first == 0 else t1
+        mover_token = mover.token  # claiming the seat gave it a fresh token
+        assert mover_token is not None and mover_token not in (t0, t1)
         before = _snapshot(server, mid, mover_token)
         legal = mover.legal
         illegal_action = next(x for x in range(200) if x not in {m["action"] for m in legal})
@@ -267,7 +275,8 @@ def test_reconnect_resumes_where_it_was(server: ServerThread) -> None:
     # The others see seat 1 disconnected.
     seats = clients[0].wait(lambda m: m["type"] == "seats" and not m["seats"][seat]["connected"])
     assert seats["seats"][seat]["claimed"]
-    again = join(server, mid, tokens[seat])
+    assert before.token is not None and before.token != tokens[seat]  # the claim's fresh token
+    again = join(server, mid, before.token)
     assert again.seq == seq and again.view == before_view and again.legal == before_legal
     state = json.loads(again.raw[1])
     assert [e["seq"] for e in state["log"]] == list(range(1, seq + 1))
@@ -282,8 +291,8 @@ def test_ai_seats_hints_and_takeover(server: ServerThread) -> None:
                             seats=[{"kind": "human", "name": "Ann"}, {"kind": "ai", "agent": "random"}])
     assert created["info"]["hints"] is True
     mid = created["match"]
-    token = created["seats"][0]["token"]
-    ann = join(server, mid, token)
+    ann = join(server, mid, created["seats"][0]["token"])
+    token = ann.token
     try:
         # Ann follows the hints; the AI answers; after a few turns Ann hands her seat to the AI.
         turns = 0
@@ -314,7 +323,14 @@ def test_ai_seats_hints_and_takeover(server: ServerThread) -> None:
         ann.close()
 
 
-def test_takeover_of_a_departed_player(server: ServerThread) -> None:
+def test_takeover_of_a_departed_player(tmp_path: Any) -> None:
+    clock = ManualClock()
+    settings = generous_settings(takeover_grace=30.0, clock=clock, rate_per_second=5000.0, rate_burst=20000.0)
+    with ServerThread(f"sqlite:///{tmp_path / 'takeover.db'}", settings=settings) as server:
+        _takeover_of_a_departed_player(server, clock)
+
+
+def _takeover_of_a_departed_player(server: ServerThread, clock: ManualClock) -> None:
     created = server.create("lost-cities", {"rounds": 1})
     mid, host = created["match"], created["host_token"]
     t0, t1 = created["seats"][0]["token"], created["seats"][1]["token"]
@@ -323,7 +339,7 @@ def test_takeover_of_a_departed_player(server: ServerThread) -> None:
     a.wait(lambda m: m["type"] == "seats" and not m["seats"][1]["connected"])
     err = a.request({"type": "takeover", "seat": 1}, "error")
     assert err["code"] == "too_early"
-    time.sleep(0.35)  # the test server's grace period is 0.3 s
+    clock.advance(30.0)  # the grace period
     a.send({"type": "takeover", "seat": 1, "agent": "random"})
     seats = a.wait(lambda m: m["type"] == "seats" and m["seats"][1]["kind"] == "ai")
     assert seats["seats"][1]["agent"] == "random"
@@ -335,17 +351,26 @@ def test_takeover_of_a_departed_player(server: ServerThread) -> None:
         seq = a.seq
         a.send({"type": "move", "seq": seq, "action": rng.choice(a.legal)["action"]})
         a.wait_seq(seq + 1)
-    # Host takeover over REST; a stranger cannot.
+    # Host takeover over REST, once the player is gone for the grace period; a stranger cannot.
+    def host_takes(seat: int) -> Any:
+        return server.http.post(f"/api/matches/{mid}/seats/{seat}/ai", json={"agent": "heuristic"},
+                                headers={"Authorization": f"Bearer {host}"})
+
     r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": "heuristic"})
     assert r.status_code == 401
-    r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": "heuristic"},
-                         headers={"Authorization": f"Bearer {host}"})
+    assert host_takes(0).json()["code"] == "seat_connected"
+    watcher = join(server, mid)
+    a.close()
+    watcher.wait(lambda m: m["type"] == "seats" and not m["seats"][0]["connected"])
+    assert host_takes(0).json()["code"] == "too_early"
+    clock.advance(30.0)
+    r = host_takes(0)
     assert r.status_code == 200 and r.json()["seats"][0]["kind"] == "ai"
     # Two AIs finish the match on their own.
-    a.wait(lambda m: m["type"] == "update" and m["status"] == "finished", timeout=30)
-    r = server.http.post(f"/api/matches/{mid}/seats/1/human", headers={"Authorization": f"Bearer {t0}"})
+    watcher.wait(lambda m: m["type"] == "update" and m["status"] == "finished", timeout=2 * CEILING)
+    r = server.http.post(f"/api/matches/{mid}/seats/1/human", headers={"Authorization": f"Bearer {a.token}"})
     assert r.status_code == 403 and r.json()["code"] == "not_your_seat"
-    a.close()
+    watcher.close()
 
 
 def test_rest_play(server: ServerThread) -> None:
@@ -381,7 +406,7 @@ def test_flood_is_rate_limited(tmp_path: Any) -> None:
     exactly the burst is answered (the hello took one token); each second of the
     clock then buys exactly ``rate`` more messages."""
     clock = ManualClock()
-    settings = Settings(rate_per_second=5.0, rate_burst=200.0, clock=clock, ai_workers=0)
+    settings = generous_settings(rate_per_second=5.0, rate_burst=200.0, clock=clock, ai_workers=0)
     with ServerThread(f"sqlite:///{tmp_path / 'flood.db'}", settings=settings) as srv:
         created = srv.create("rank", {"players": 2})
         c = join(srv, created["match"], created["seats"][0]["token"])

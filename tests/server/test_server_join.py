@@ -4,11 +4,10 @@
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import httpx
-from srvkit import ServerThread, join
+from srvkit import CEILING, ServerThread, eventually, join
 
 Msg = dict[str, Any]
 
@@ -79,7 +78,8 @@ def test_a_newcomer_takes_an_open_seat(server: ServerThread) -> None:
 
     # the claim, the name and the new token are stored: they survive the match
     # being dropped from memory and rebuilt from the database
-    time.sleep(0.1)
+    room = server.rooms.rooms[mid]
+    eventually(lambda: room.connection_count() == 0, "the closed connections are still attached")
     server.rooms.rooms.pop(mid, None)
     again = join(server, mid, got["token"])
     try:
@@ -137,7 +137,7 @@ def test_no_seat_in_a_finished_match(server: ServerThread) -> None:
         assert r.status_code == 200
         r = post_join(server, mid, {"seat": 1})
         assert (r.status_code, r.json()["code"]) == (409, "seat_taken")
-        spectator.wait(lambda m: m["type"] == "update" and m["status"] == "finished", timeout=60)
+        spectator.wait(lambda m: m["type"] == "update" and m["status"] == "finished", timeout=2 * CEILING)
     finally:
         spectator.close()
     for body in ({}, {"seat": 1}):
@@ -153,7 +153,7 @@ def test_two_newcomers_racing_for_one_seat(server: ServerThread) -> None:
     lock = threading.Lock()
 
     def racer(i: int) -> None:
-        with httpx.Client(base_url=server.base, timeout=10) as http:
+        with httpx.Client(base_url=server.base, timeout=CEILING) as http:
             barrier.wait()
             r = http.post(f"/api/matches/{mid}/join", json={"name": f"R{i}"})
             with lock:

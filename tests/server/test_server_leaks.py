@@ -8,7 +8,10 @@ of the server's projection code:
 * seat ``s`` after move ``k`` knows every card token shown in ``view(s)`` at any
   move ``j <= k`` (cards once seen stay known);
 * a spectator knows the tokens shown to *every* seat at some move ``j <= k``
-  (what is on the table for all to see).
+  (what is on the table for all to see), and so does every seat;
+* everybody knows the cards named by the game's events of moves ``j <= k``: events
+  are public by the protocol (every card played is public, LC-8, LR-20, RG-9;
+  ``tests/conformance.py`` checks that events do not depend on hidden cards).
 
 Every server message carries the ``seq`` it was built at; all its card tokens
 (whole tokens: ``7C`` is not found inside ``17C``) must be known to its
@@ -61,6 +64,7 @@ class Table:
         self.tokens = {s["seat"]: s["token"] for s in created["seats"]}
         self.n = len(self.tokens)
         self.seats: dict[int, WsClient] = {s: join(server, self.id, t) for s, t in self.tokens.items()}
+        self.tokens = {s: str(c.token) for s, c in self.seats.items()}  # the claims' fresh tokens
         self.spectators: list[WsClient] = [join(server, self.id)]
         self.all: list[tuple[int | None, WsClient]] = [(s, c) for s, c in self.seats.items()]
         self.all += [(None, c) for c in self.spectators]
@@ -149,18 +153,20 @@ class Knowledge:
         self.known: list[list[set[str]]] = [[] for _ in range(n)]
         self.public: list[set[str]] = []
         self.hands: list[list[set[str]]] = [[] for _ in range(n)]
+        announced: set[str] = set()
         for k in range(len(history) + 1):
             shown = [tokens(json.dumps(state.view(s))) & self.cards for s in range(n)]
             for s in range(n):
                 self.known[s].append((self.known[s][-1] if k else set()) | shown[s])
                 self.hands[s].append(set(state.view(s)["hand"]))
-            common = set.intersection(*shown)
-            self.public.append((self.public[-1] if k else set()) | common)
+            common = set.intersection(*shown) | tokens(json.dumps(state.public_view())) & self.cards
+            self.public.append((self.public[-1] if k else set()) | common | announced)
             if k < len(history):
-                state.apply_action(history[k])
+                event = state.apply_action(history[k])
+                announced = tokens(f"{event.text} {event.note}") & self.cards
 
     def allowed(self, key: int | None, seq: int) -> set[str]:
-        return self.public[seq] if key is None else self.known[key][seq]
+        return self.public[seq] if key is None else self.known[key][seq] | self.public[seq]
 
     def check(self, key: int | None, seq: int, text: str) -> None:
         """``text`` (sent to ``key`` at ``seq``) names no card ``key`` may not know."""
@@ -257,6 +263,7 @@ def test_joining_an_open_seat_and_replays_leak_nothing(server: ServerThread) -> 
     table.server, table.id, table.n = server, mid, 4
     table.tokens = dict(tokens_)
     table.seats = {s: join(server, mid, tokens_[s]) for s in (0, 1, 3)}
+    table.tokens.update({s: str(c.token) for s, c in table.seats.items()})  # the claims' fresh tokens
     table.spectators = [join(server, mid)]
     table.all = [(s, c) for s, c in table.seats.items()] + [(None, c) for c in table.spectators]
     rng = random.Random(9)
@@ -305,3 +312,32 @@ def test_joining_an_open_seat_and_replays_leak_nothing(server: ServerThread) -> 
         assert rep["status"] == "finished" and len(rep["steps"]) == rep["seq"] + 1
         check_replay_steps(know, key, rep)
     assert checked > 4
+
+
+def test_lr20_the_card_that_ends_a_round_reaches_everybody_by_name(server: ServerThread) -> None:
+    """LR-20: every card played is public, the card that ends a round too — it reached
+    the other seat and the spectators as ``play ??`` when the server guessed from the
+    views before and after the move (the round is dealt anew in between)."""
+    import random
+
+    seed = 135791357913
+    local = load_game("lost-ranks", players=2).new_state(seed=seed)
+    rng = random.Random(4)
+    while local.view(0)["round"] == 1:
+        event = local.apply_action(rng.choice(local.legal_actions()))
+    last = len(local.history)
+    card = event.text.split()[-1]
+    assert card in card_names(local.game) and card not in json.dumps(local.view(1 - event.player))
+    table = Table(server, "lost-ranks", {"players": 2}, seed)
+    try:
+        for seq, action in enumerate(local.history):
+            view = table.seats[0].view
+            assert view is not None
+            table.seats[view["current_player"]].send({"type": "move", "seq": seq, "action": action})
+            table.sync_all(seq + 1)
+        for key, client in table.all:
+            updates = [m for m in map(json.loads, client.raw) if m.get("type") == "update" and m["seq"] == last]
+            assert [u["event"]["move"] for u in updates] == [event.text], (key, updates)
+            assert card in tokens(updates[0]["event"]["move"])
+    finally:
+        check_no_leaks(table)

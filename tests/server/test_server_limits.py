@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,21 +19,20 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import GENEROUS_LIMITS, ServerThread, WsClient, join
+from srvkit import CEILING, GENEROUS_LIMITS, ServerThread, WsClient, eventually, generous_settings, join
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from cardtable.server.limits import ManualClock
 from cardtable.server.room import Settings
 from cardtable.server.store import DatabaseInUse, MatchRow, SeatRow, Store
+from cardtable.server import workers
 from cardtable.server.workers import SearchJob, run_search
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def settings(**fields: Any) -> Settings:
-    """Generous limits but for the ``fields`` a test is about."""
-    return Settings(**{**GENEROUS_LIMITS, **fields})
+settings = generous_settings
 
 
 @pytest.fixture()
@@ -40,11 +40,10 @@ def clock() -> ManualClock:
     return ManualClock()
 
 
-def until(pred: Callable[[], bool], timeout: float = 10) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "condition not reached"
-        time.sleep(0.01)
+def wait_for_sweeps(srv: ServerThread, n: int) -> None:
+    """Wait until the idle sweeper has looked ``n`` more times."""
+    start = srv.rooms.sweeps
+    eventually(lambda: srv.rooms.sweeps >= start + n, f"{n} idle sweeps")
 
 
 @pytest.fixture()
@@ -84,7 +83,7 @@ def test_hints_are_rate_limited_per_address(db: str, clock: ManualClock) -> None
             mover = clients[view["current_player"]]
             first = mover.request({"type": "hint", "id": 1}, lambda m: m.get("id") == 1)
             second = srv.http.post(f"/api/matches/{mid}/hint",
-                                   headers={"Authorization": f"Bearer {created['seats'][mover.view['player']]['token']}"})
+                                   headers={"Authorization": f"Bearer {mover.token}"})
             third = mover.request({"type": "hint", "id": 3}, lambda m: m.get("id") == 3)
             assert first["type"] == "hint" and second.status_code == 200
             assert third["type"] == "error" and third["code"] == "rate_limited"
@@ -104,7 +103,7 @@ def test_sockets_per_address_are_capped(db: str) -> None:
             extra = WsClient(srv.ws_url)
             err = extra.wait("error")
             assert err["code"] == "too_many_connections"
-            assert extra.closed.wait(10)
+            assert extra.closed.wait(CEILING)
             watchers.pop().close()
 
             def admitted() -> bool:
@@ -120,7 +119,7 @@ def test_sockets_per_address_are_capped(db: str) -> None:
                     c.close()
                 return ok
 
-            until(admitted)
+            eventually(admitted, "the spectators admitted")
         finally:
             for c in watchers:
                 c.close()
@@ -132,7 +131,7 @@ def test_frames_before_hello_are_rate_limited(db: str, clock: ManualClock) -> No
         try:
             for i in range(30):
                 c.send({"type": "ping", "id": i})
-            assert c.closed.wait(10)
+            assert c.closed.wait(CEILING)
             codes = [m["code"] for m in c.drain()]
             assert codes == ["not_joined"] * 10 + ["rate_limited"]
         finally:
@@ -140,14 +139,14 @@ def test_frames_before_hello_are_rate_limited(db: str, clock: ManualClock) -> No
 
 
 def test_hello_timeout_is_a_deadline_from_the_socket_opening(db: str, clock: ManualClock) -> None:
-    with ServerThread(db, settings=settings(clock=clock, hello_timeout=5.0)) as srv:
+    with ServerThread(db, settings=settings(clock=clock, hello_timeout=500.0)) as srv:
         c = WsClient(srv.ws_url)
         try:
             for _ in range(2):
                 assert c.request({"type": "ping"}, "error")["code"] == "not_joined"
-                clock.advance(3.0)  # each frame came within 5 s of the previous one
+                clock.advance(300.0)  # each frame came within 500 s of the previous one
             assert c.request({"type": "ping"}, "error")["code"] == "hello_timeout"
-            assert c.closed.wait(10)
+            assert c.closed.wait(CEILING)
         finally:
             c.close()
 
@@ -155,7 +154,7 @@ def test_hello_timeout_is_a_deadline_from_the_socket_opening(db: str, clock: Man
 # --- bodies -------------------------------------------------------------------------
 def raw_request(srv: ServerThread, head: str, body_chunks: list[bytes]) -> bytes:
     """Send ``head`` and the chunks (without ending the body), then read the answer."""
-    with socket.create_connection(("127.0.0.1", srv.port), timeout=10) as s:
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=CEILING) as s:
         s.sendall(head.encode())
         for chunk in body_chunks:
             try:
@@ -212,12 +211,12 @@ def test_websockets_check_their_origin(db: str) -> None:
     with ServerThread(db) as srv:
         mid = srv.create("rank", {"players": 2})["match"]
         hello = json.dumps({"type": "hello", "v": 1, "match": mid})
-        with connect(srv.ws_url, origin="http://evil.example", open_timeout=10) as ws:  # type: ignore[arg-type]
-            err = json.loads(ws.recv(timeout=10))
+        with connect(srv.ws_url, origin="http://evil.example", open_timeout=CEILING) as ws:  # type: ignore[arg-type]
+            err = json.loads(ws.recv(timeout=CEILING))
             assert err["code"] == "bad_origin"
-        with connect(srv.ws_url, origin=srv.base, open_timeout=10) as ws:  # type: ignore[arg-type]
+        with connect(srv.ws_url, origin=srv.base, open_timeout=CEILING) as ws:  # type: ignore[arg-type]
             ws.send(hello)
-            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            assert json.loads(ws.recv(timeout=CEILING))["type"] == "welcome"
 
 
 # --- idle matches ------------------------------------------------------------------------------
@@ -228,21 +227,22 @@ def test_idle_matches_leave_memory_and_reload(db: str, clock: ManualClock) -> No
         mid = created["match"]
         bots = srv.create("lost-cities", {"rounds": 3}, seats=[{"kind": "ai"}, {"kind": "ai"}])["match"]
         c = join(srv, mid, created["seats"][0]["token"])
+        token = c.token
         clock.advance(120.0)
-        time.sleep(0.1)  # several sweeps: a connected match stays
-        assert mid in srv.rooms.rooms
+        wait_for_sweeps(srv, 2)
+        assert mid in srv.rooms.rooms  # a connected match stays
         c.close()
-        until(lambda: srv.rooms.rooms[mid].connection_count() == 0)
+        eventually(lambda: srv.rooms.rooms[mid].connection_count() == 0, "the match without connections")
         clock.advance(30.0)
-        time.sleep(0.1)
+        wait_for_sweeps(srv, 2)
         assert mid in srv.rooms.rooms  # idle for 30 s only
         clock.advance(31.0)
-        until(lambda: mid not in srv.rooms.rooms)
+        eventually(lambda: mid not in srv.rooms.rooms, "the idle match evicted")
         room = srv.rooms.rooms[bots]  # the AI-only match is still playing
         assert room.seq > 0 and not room.finished
         info = srv.http.get(f"/api/matches/{mid}").json()
         assert info["id"] == mid and info["seq"] == 0 and mid in srv.rooms.rooms
-        with join(srv, mid, created["seats"][0]["token"]) as again:
+        with join(srv, mid, token) as again:
             assert again.view is not None and again.view["player"] == 0
 
 
@@ -288,6 +288,108 @@ def test_hints_are_refused_when_the_pool_is_saturated(db: str) -> None:
         finally:
             for c in clients:
                 c.close()
+
+
+def test_ai_moves_never_make_a_hint_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints and AI moves are counted apart: ten AI moves waiting leave room for
+    ``max_queued_searches`` hints, and only hints make another hint ``busy``."""
+    release = threading.Event()
+
+    def held_search(job: SearchJob) -> int:
+        assert release.wait(CEILING), "the held searches were never released"
+        return 7
+
+    monkeypatch.setattr(workers, "run_search", held_search)
+    job = SearchJob(game="rank", config_json="{}", seed=1, history=(), player=0, agent="random", agent_seed=1)
+
+    async def until(condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + CEILING
+        while not condition():
+            assert time.monotonic() < deadline, what
+            await asyncio.sleep(0)
+
+    async def scenario() -> None:
+        pool = workers.SearchPool(0, max_queued=2)
+        loop = asyncio.get_running_loop()
+        moves = [loop.create_task(pool.run(job)) for _ in range(10)]
+        await until(lambda: pool.pending == 10, "ten AI moves counted")
+        hints = [loop.create_task(pool.run(job, refusable=True)) for _ in range(2)]
+        await until(lambda: pool.pending == 12 or any(h.done() for h in hints), "two hints counted")
+        refused = [h.exception() for h in hints if h.done()]
+        assert not refused, f"AI moves made a hint busy: {refused}"
+        assert (pool.moves, pool.hints, pool.pending) == (10, 2, 12)
+        with pytest.raises(workers.PoolBusy, match="busy with 2 hints"):
+            await pool.run(job, refusable=True)
+        more_moves = loop.create_task(pool.run(job))  # an AI move still waits its turn
+        await until(lambda: pool.moves == 11, "an eleventh AI move counted")
+        release.set()
+        assert await asyncio.gather(*moves, *hints, more_moves) == [7] * 13
+        assert (pool.moves, pool.hints) == (0, 0)
+
+    async def released() -> None:
+        try:
+            await scenario()
+        finally:
+            release.set()  # (before asyncio.run waits for the held threads)
+
+    asyncio.run(released())
+
+
+# --- serving beyond this machine ---------------------------------------------------------------
+@pytest.fixture()
+def uvicorn_configs(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The uvicorn configs ``cardtable serve`` starts, without serving (so it exits
+    saying the server did not start) and without tuning this process's GC."""
+    import uvicorn
+
+    import cardtable.server
+
+    seen: list[Any] = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.append(self.config))
+    monkeypatch.setattr(cardtable.server, "tune_gc", lambda: None)
+    return seen
+
+
+def serve_main(args: list[str]) -> None:
+    from cardtable.server import main
+
+    with pytest.raises(SystemExit, match="did not start"):
+        main(args)
+
+
+def test_a_server_beyond_loopback_warns_how_to_allow_its_names(db: str, uvicorn_configs: list[Any],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    serve_main(["--host", "0.0.0.0", "--port", "0", "--db", db])
+    err = capsys.readouterr().err
+    assert "answering only requests addressed to localhost, 127.0.0.1 and ::1;" in err
+    assert "--allowed-host NAME" in err
+    for quiet in (["--host", "0.0.0.0", "--allowed-host", "mybox.lan"], ["--host", "127.0.0.1"]):
+        serve_main([*quiet, "--port", "0", "--db", db])
+        assert "warning" not in capsys.readouterr().err, quiet
+    assert len(uvicorn_configs) == 3
+
+
+def test_the_host_warning_names_what_is_answered() -> None:
+    from cardtable.server import host_warning
+
+    assert host_warning("127.0.0.2", ()) is None and host_warning("::1", ()) is None
+    assert host_warning("localhost", ()) is None and host_warning("::", ("*",)) is None
+    named = host_warning("192.168.1.5", ())
+    assert named is not None and "::1 and 192.168.1.5;" in named and "--allowed-host" in named
+
+
+def test_serve_passes_the_forwarded_ip_settings_to_uvicorn(db: str, uvicorn_configs: list[Any]) -> None:
+    serve_main(["--port", "0", "--db", db, "--proxy-headers", "--forwarded-allow-ips", "10.0.0.7,10.0.0.8"])
+    serve_main(["--port", "0", "--db", db])
+    from typer.testing import CliRunner
+
+    from cardtable.cli import app
+
+    done = CliRunner().invoke(app, ["serve", "--port", "0", "--db", db, "--proxy-headers",
+                                    "--forwarded-allow-ips", "10.0.0.9"])
+    assert done.exit_code != 0 and "did not start" in done.output
+    forwarded = [(c.proxy_headers, c.forwarded_allow_ips) for c in uvicorn_configs]
+    assert forwarded == [(True, "10.0.0.7,10.0.0.8"), (False, "127.0.0.1"), (True, "10.0.0.9")]
 
 
 # --- one server per SQLite file ----------------------------------------------------------------

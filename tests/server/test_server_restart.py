@@ -10,13 +10,12 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from srvkit import BACKENDS, WsClient, db_url_for
+from srvkit import BACKENDS, CEILING, WsClient, db_url_for, eventually
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,19 +32,19 @@ class ServerProcess:
         assert "cardtable server on http://" in line, line
         self.base = line.split()[3].rstrip("/")
         self.ws_url = self.base.replace("http://", "ws://") + "/ws"
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                if httpx.get(self.base + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not come up"
-            time.sleep(0.05)
+        self.http = httpx.Client(base_url=self.base, timeout=CEILING)
+        eventually(self.healthy, "the server did not come up")
+
+    def healthy(self) -> bool:
+        try:
+            return self.http.get("/api/health").status_code == 200
+        except httpx.TransportError:
+            return False
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
+        self.proc.wait(CEILING)
+        self.http.close()
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 
@@ -64,13 +63,16 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
     server = ServerProcess(db_url)
     try:
-        pvp = httpx.post(server.base + "/api/matches", json={"game": "lost-cities", "config": {"rounds": 1}}).json()
-        pve = httpx.post(server.base + "/api/matches", json={
+        pvp = server.http.post("/api/matches", json={"game": "lost-cities", "config": {"rounds": 1}}).json()
+        pve = server.http.post("/api/matches", json={
             "game": "lost-ranks", "config": {"players": 2},
             "seats": [{"kind": "human"}, {"kind": "ai", "agent": "heuristic"}]}).json()
         tokens = [s["token"] for s in pvp["seats"]]
         a, b = server.join(pvp["match"], tokens[0]), server.join(pvp["match"], tokens[1])
         solo = server.join(pve["match"], pve["seats"][0]["token"])
+        # claiming a seat gives it a fresh token (protocol revision 3): the one to come back with
+        tokens = [str(a.token), str(b.token)]
+        solo_token = solo.token
         clients = {0: a, 1: b}
         rng = random.Random(4)
         acked = 0
@@ -96,7 +98,7 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
         last.send({"type": "move", "seq": last.seq, "action": rng.choice(last.legal)["action"]})
         server.kill()
         for c in (a, b, solo):
-            assert c.closed.wait(10)
+            assert c.closed.wait(CEILING)
     finally:
         if server.proc.poll() is None:
             server.kill()
@@ -104,13 +106,13 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
     server = ServerProcess(db_url)
     try:
         a, b = server.join(pvp["match"], tokens[0]), server.join(pvp["match"], tokens[1])
-        solo = server.join(pve["match"], pve["seats"][0]["token"])
+        solo = server.join(pve["match"], solo_token)
         # Every acknowledged move is there; the unacknowledged one may or may not be.
         assert a.seq in (acked, acked + 1) and b.seq == a.seq
         if a.seq == acked:
             assert a.view == views[0] and b.view == views[1]
         assert solo.seq >= solo_acked
-        info = httpx.get(f"{server.base}/api/matches/{pvp['match']}").json()
+        info = server.http.get(f"/api/matches/{pvp['match']}").json()
         assert info["seq"] == a.seq and info["status"] == "active"
         # ... and the matches go on to the end.
         clients = {0: a, 1: b}
@@ -128,7 +130,7 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
             seq = solo.seq
             solo.send({"type": "move", "seq": seq, "action": rng.choice(solo.legal)["action"]})
             solo.wait_seq(seq + 1)
-        record = httpx.get(f"{server.base}/api/matches/{pvp['match']}/record",
+        record = server.http.get(f"/api/matches/{pvp['match']}/record",
                            headers={"Authorization": f"Bearer {tokens[0]}"})
         assert record.status_code == 200 and len(record.json()["moves"]) == a.seq
         for c in (a, b, solo):

@@ -49,11 +49,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
 from cardtable.cards import COLOR_LETTERS, COLOR_WORDS, EXPEDITION_NAMES, parse_expedition
+from cardtable.description import GameInfo, Text, describe
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
 
 HAND_SIZE: Final = 8
@@ -65,10 +66,11 @@ PLAY, DRAW = 0, 1
 _RULE_RE: Final = re.compile(r"LC-\d+")
 
 # ---------------------------------------------------------------------------
-# Internal card-set layout.
+# Card sets.
 #
 # A hand, an expedition or a set of known cards is one int with a 16-bit field
-# per colour c at bit 16c:
+# per colour c at bit 16c (the accessors at the end of LostCitiesState and
+# card_set() hand them out in this layout, without the HAND-only bits 10..13):
 #
 #   bits 16c + v       (v = 0..9)  kind c*10+v is present (for wagers: at least one)
 #   bits 16c+10..13               in a HAND only: the state t of the holder's own
@@ -92,6 +94,10 @@ _TSHIFT = [_STRIDE * (k // 10) + 10 for k in range(60)]
 _TCLEAR = [~(15 << _TSHIFT[k]) for k in range(60)]
 _TSET = [(k % 10 + 1 if k % 10 else 1) << _TSHIFT[k] for k in range(60)]
 _TOPS_BITS = sum(15 << (_STRIDE * c + 10) for c in range(6))
+_CARD_BITS: Final = ((1 << (_STRIDE * 6)) - 1) & ~_TOPS_BITS
+_NUMBER_BITS: Final = sum(0x3FE << (_STRIDE * c) for c in range(6))
+_WAGER_LOW: Final = sum(1 << (_STRIDE * c + 14) for c in range(6))
+_WAGER_HIGH: Final = sum(1 << (_STRIDE * c + 15) for c in range(6))
 _KCOLOR = [k // 10 for k in range(60)]
 _CBIT = [1 << (k // 10) for k in range(60)]
 _ACTION_KIND = [10 * (a // 20) + a % 10 for a in range(120)]
@@ -130,6 +136,29 @@ def _set_size(s: int, colors: int) -> int:
         field = (s >> (_STRIDE * c)) & 0xFFFF
         size += (field & 0x3FE).bit_count() + (field >> 14)
     return size
+
+
+def card_set(kinds: Iterable[int]) -> int:
+    """The card set (layout above) of a multiset of kinds: ``card_set([0, 0, 6])`` holds
+    two yellow wagers and the yellow 7.
+
+    >>> hex(card_set([0, 0, 6]))
+    '0x8041'
+    """
+    s = 0
+    for k in kinds:
+        s = _set_add(s, k)
+    return s
+
+
+def card_set_size(cards: int) -> int:
+    """How many cards a card set holds (wagers counted one by one).
+
+    >>> card_set_size(card_set([0, 0, 6, 17]))
+    4
+    """
+    return ((cards & _NUMBER_BITS).bit_count() + (cards & _WAGER_LOW).bit_count()
+            + 2 * (cards & _WAGER_HIGH).bit_count())
 
 
 def _pile_kinds(stack: int) -> list[int]:
@@ -238,17 +267,48 @@ class LostCitiesConfig:
     """Rounds in a match (LC-7); 1 plays a single round."""
 
 
+def _max_game_length(config: LostCitiesConfig) -> int:
+    # LC-5: at most 99 turns without a draw-pile card before each draw-pile card.
+    return config.rounds * 2 * 100 * (12 * config.colors - 16)
+
+
+INFO: Final = describe(
+    LostCitiesConfig,
+    name="lost-cities",
+    title=Text("Lost Cities", "Затерянные города"),
+    summary=Text("Two explorers, five expeditions: place rising cards, discard, draw.",
+                 "Два исследователя, пять экспедиций: выкладывайте карты по возрастанию, сбрасывайте, берите."),
+    min_players=2,
+    max_players=2,
+    max_game_length=_max_game_length,
+    options={
+        "colors": dict(
+            choices=(5, 6), rule="LC-1",
+            label=Text("Expeditions", "Экспедиции"),
+            choice_labels={5: Text("5 colours", "5 цветов"), 6: Text("6 colours (with purple)", "6 цветов (с фиолетовым)")},
+            help=Text("Five expedition colours, or six with the purple variant (LC-1).",
+                      "Пять цветов экспедиций или шесть — с фиолетовым вариантом (LC-1)."),
+        ),
+        "rounds": dict(
+            minimum=1, offered=(1, 2, 3, 4, 5), rule="LC-7",
+            label=Text("Rounds", "Раунды"),
+            help=Text("Rounds in a match; scores add up over the rounds, 1 plays a single round (LC-7).",
+                      "Раундов в партии; очки суммируются, 1 — один раунд (LC-7)."),
+        ),
+    },
+)
+"""The description of Lost Cities: its options, players and match length."""
+
+
 class LostCities(Game):
     """Lost Cities for two players (rulings LC-1 … LC-8)."""
 
-    name: ClassVar[str] = "lost-cities"
-    title: ClassVar[str] = "Lost Cities"
+    info: ClassVar[GameInfo] = INFO
+    name: ClassVar[str] = INFO.name
+    title: ClassVar[str] = INFO.title.en
 
     def __init__(self, *, colors: int = 5, rounds: int = 3) -> None:
-        if isinstance(colors, bool) or colors not in (5, 6):
-            raise ValueError(f"colors must be 5 or 6 (6 adds purple, LC-1), not {colors!r}")
-        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise ValueError(f"rounds must be a positive whole number (default 3, LC-7), not {rounds!r}")
+        INFO.check({"colors": colors, "rounds": rounds})
         self.config = LostCitiesConfig(colors=colors, rounds=rounds)
         self.colors = colors
         self.num_kinds = 10 * colors
@@ -745,18 +805,26 @@ class LostCitiesState(State):
         ``scores`` are the match totals of finished rounds; ``expedition_scores``
         what each seat's expeditions would score if the round ended now (LC-6).
         ``opponent_known`` lists the cards the opponent took from discard piles
-        and still holds (a lower bound on their hand).
+        and still holds (a lower bound on their hand); ``hand_sizes`` and ``known``
+        give both seats' (public, as in :meth:`public_view`).
         """
         if player not in (0, 1):
             raise ValueError(f"player must be 0 or 1, not {player!r}")
+        return self._view(player)
+
+    def public_view(self) -> dict[str, JSON]:
+        """LC-8 public view: a seat's view without its ``hand`` and the
+        ``opponent_…`` keys (``hand_sizes`` and ``known`` give both seats')."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, JSON]:
         C = self._C
         index, starter, totals, round_scores, summaries, _start = self._rr
-        opp = 1 - player
         phase = "over" if self._cur < 0 else ("play" if self._phase == PLAY else "draw")
         banned = None
         if self._ban:
             banned = COLOR_LETTERS[self._ban.bit_length() - 1]
-        return {
+        view: dict[str, JSON] = {
             "game": self._g.name,
             "player": player,
             "current_player": self._cur,
@@ -766,9 +834,8 @@ class LostCitiesState(State):
             "starter": starter,
             "phase": phase,
             "banned": banned,
-            "hand": self._names_of(self._hand[player]),
-            "opponent_hand_size": _set_size(self._hand[opp], C),
-            "opponent_known": self._names_of(self._known[opp]),
+            "hand_sizes": [_set_size(self._hand[s], C) for s in range(2)],
+            "known": [self._names_of(self._known[s]) for s in range(2)],
             "expeditions": [self._expedition_view(self._exp[s]) for s in range(2)],
             "expedition_scores": [[expedition_score(self._exp[s], c) for c in range(C)] for s in range(2)],
             "discards": {COLOR_LETTERS[c]: [EXPEDITION_NAMES[k] for k in _pile_kinds(self._piles[c])] for c in range(C)},
@@ -788,6 +855,12 @@ class LostCitiesState(State):
                 for i, (s_starter, s_exp, s_per, s_scores) in enumerate(summaries)
             ],
         }
+        if player is not None:
+            opp = 1 - player
+            view["hand"] = self._names_of(self._hand[player])
+            view["opponent_hand_size"] = _set_size(self._hand[opp], C)
+            view["opponent_known"] = self._names_of(self._known[opp])
+        return view
 
     def resample(self, player: int, rng: random.Random) -> LostCitiesState:
         """Redraw the opponent's unknown cards and the draw pile (LC-8).
@@ -852,3 +925,62 @@ class LostCitiesState(State):
 
     def __repr__(self) -> str:
         return f"<LostCitiesState seed={self.seed} moves={len(self.history)} round={self._rr[0] + 1}>"
+
+    # --- fast read-only accessors (the heuristic and the search's play-outs) -------------
+    # Small ints in the card-set layout at the top of the module; nothing is copied.
+    @property
+    def colors(self) -> int:
+        """Colours in play (5, or 6 with purple)."""
+        return self._C
+
+    @property
+    def phase(self) -> int:
+        """:data:`PLAY` or :data:`DRAW`: the half of the turn the seat to move is in."""
+        return self._phase
+
+    @property
+    def round_index(self) -> int:
+        """The round being played, from 0 (the last one once the match is over)."""
+        return self._rr[0]
+
+    @property
+    def match_totals(self) -> tuple[int, int]:
+        """Match points of the finished rounds, per seat (LC-7)."""
+        return self._rr[2]
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds finished."""
+        return len(self._rr[3])
+
+    @property
+    def draw_pile_size(self) -> int:
+        """Cards left in the draw pile (LC-5)."""
+        return len(self._draw) - self._ptr
+
+    @property
+    def drawable_piles(self) -> int:
+        """Colours whose discard pile the seat to move may take from, as a bitmask (bit
+        ``c``): not empty and not discarded onto this turn (LC-4)."""
+        return self._nonempty & ~self._ban
+
+    def discard_top(self, colour: int) -> int:
+        """The kind on top of ``colour``'s discard pile, -1 when it is empty."""
+        return (self._piles[colour] & 63) - 1
+
+    def hand_set(self, seat: int) -> int:
+        """The card set of ``seat``'s hand (true state: the opponent's is hidden, LC-8)."""
+        return self._hand[seat] & _CARD_BITS
+
+    def hand_size(self, seat: int) -> int:
+        """How many cards ``seat`` holds (public, LC-8)."""
+        h = self._hand[seat]
+        return (h & _NUMBER_BITS).bit_count() + (h & _WAGER_LOW).bit_count() + 2 * (h & _WAGER_HIGH).bit_count()
+
+    def expedition_set(self, seat: int) -> int:
+        """The card set of ``seat``'s expeditions (public)."""
+        return self._exp[seat]
+
+    def known_set(self, seat: int) -> int:
+        """The card set of the cards ``seat`` took from discard piles and still holds (LC-8)."""
+        return self._known[seat]

@@ -44,7 +44,8 @@ Scores
 Views (LR-20)
     Besides the protocol keys: ``hand`` (own real hand), ``hand_sizes``, ``armies``,
     ``army``, ``partner``, ``dealer``, ``trump_card``, ``trump_suit``, ``trump_colour``,
-    ``active_soldiers``, ``first_lead`` (the card LR-6 forces, until it is led), ``phase``
+    ``active_soldiers``, ``first_lead`` (the card LR-6 forces, until it is led; 2 players:
+    shown only to the seat that must lead it, see :meth:`LostRanksState.first_lead_shown_to`), ``phase``
     (``lead``/``follow``/``choose``/``over``), ``trick`` (seat, card, source), ``leader``,
     ``led_suit``, ``lead_source``, ``trick_number``, ``last_trick``, ``tricks_won``,
     ``captured`` (per army), ``discards``, ``round_points`` (this round so far),
@@ -53,13 +54,17 @@ Views (LR-20)
     trick winners) and ``winner``.  2 players: ``phantoms`` (per seat, top first; the
     owner sees every card, others only the face-up ones, ``None`` for the rest),
     ``phantom_face_up``, ``phantom_sizes`` and ``drawn`` (during a draw-two: the drawer
-    and its cards, hidden from the opponent unless they were face up).
+    and its cards, hidden from the opponent unless they were face up).  The public view
+    (:meth:`LostRanksState.public_view`) has no ``hand``, ``army`` or ``partner``.
 
 Resampling
     :meth:`LostRanksState.resample` deals every card the seat has not seen with
     :func:`constrained_deal` (exact counting, uniform over consistent deals): hand sizes,
     revealed voids, the LR-6 first-lead deductions and the opponent's phantom (size,
-    face-up cards kept in place, hidden cards in a random order) are respected.
+    face-up cards kept in place, hidden cards in a random order) are respected.  Before
+    the first lead of a 2-player round, the leader's opponent knows only that the
+    leader leads: the deal is drawn from every LR-6 case that makes it so, weighted by
+    its number of deals (:func:`count_deals`).
 
 A short session::
 
@@ -79,7 +84,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat, starmap
 from math import floor
@@ -99,7 +104,8 @@ from cardtable.cards import (
     pretty_french,
 )
 from cardtable.cards import bit_list as _mask_to_list
-from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, _rule_id, round_rng
+from cardtable.description import Text, describe
+from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng, rule_id
 
 # ---------------------------------------------------------------------------
 # Tables
@@ -343,36 +349,81 @@ class LostRanksConfig:
     """LR-17/18: target 15 with no round cap (4 players), 7 fixed rounds (2 players)."""
 
 
+def _max_rounds(config: LostRanksConfig) -> int | None:
+    """4 players: the round cap (7, none in a longer game, LR-17); 2 players: the fixed rounds (LR-18)."""
+    if config.players == 4:
+        return None if config.longer_game else 7
+    return 7 if config.longer_game else 4
+
+
+def _max_game_length(config: LostRanksConfig) -> int:
+    rounds = (_max_rounds(config) or 50) + 11  # LR-17/18/19a: tiebreaks stop after 10
+    per_round = 52 if config.players == 4 else 26 * 2 * 2  # draw-two + choose
+    return rounds * per_round
+
+
+def _armies(config: LostRanksConfig, num_players: int) -> list[list[int]]:
+    """The two armies with 4 players (LR-3: partners sit across); alone with 2."""
+    return [[0, 2], [1, 3]] if num_players == 4 else [[0], [1]]
+
+
+INFO: Final = describe(
+    LostRanksConfig,
+    name="lost-ranks",
+    title=Text("Lost Ranks", "Пропавшие солдаты (Lost Ranks)"),
+    summary=Text("Trick-taking rescue mission: 2 vs 2, or a duel with phantom decks.",
+                 "Взятки ради спасения солдат: 2 на 2 или дуэль с фантомными колодами."),
+    min_players=2,
+    max_players=4,
+    players_option="players",
+    max_game_length=_max_game_length,
+    teams=_armies,
+    options={
+        "players": dict(
+            choices=(4, 2), rule="LR-3", flags=("-p",),
+            label=Text("Players", "Игроки"),
+            choice_labels={4: Text("4 players (2 vs 2)", "4 игрока (2 на 2)"),
+                           2: Text("2 players (Command of Two)", "2 игрока (командование двоих)")},
+            help=Text("4: two armies of partners sitting across (LR-3); 2: each player also has a phantom deck (LR-12).",
+                      "4: две армии, партнёры сидят друг напротив друга (LR-3); 2: у каждого ещё и фантомная колода (LR-12)."),
+        ),
+        "force_strength": dict(
+            label=Text("Force Strength", "Сила войска"),
+            help=Text("Each round, +1 point to the army that captured more cards that are not Lost Soldiers (LR-16).",
+                      "В каждом раунде +1 очко армии, взявшей больше карт, не являющихся пропавшими солдатами (LR-16)."),
+        ),
+        "longer_game": dict(
+            flags=("--longer",),
+            label=Text("Longer game", "Длинная партия"),
+            help=Text("4 players: play to 15 points with no round limit (LR-17); 2 players: 7 rounds instead of 4 (LR-18).",
+                      "4 игрока: до 15 очков без ограничения раундов (LR-17); 2 игрока: 7 раундов вместо 4 (LR-18)."),
+        ),
+    },
+)
+"""The description of Lost Ranks: its options, players, armies and match length."""
+
+
 class LostRanks(Game):
     """The Lost Ranks rule set."""
 
-    name = "lost-ranks"
-    title = "Lost Ranks"
+    info = INFO
+    name = INFO.name
+    title = INFO.title.en
 
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
-        if isinstance(players, bool) or players not in (2, 4):
-            raise ValueError(f"players must be 2 or 4 (Lost Ranks, LR-3), not {players!r}")
-        for key, value in (("force_strength", force_strength), ("longer_game", longer_game)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{key} must be True or False, not {value!r}")
+        INFO.check({"players": players, "force_strength": force_strength, "longer_game": longer_game})
         self.config = LostRanksConfig(players=players, force_strength=force_strength, longer_game=longer_game)
         self.num_players = players
         self.num_distinct_actions = NUM_CARDS if players == 4 else PHANTOM_BASE + NUM_CARDS
         self.target: int | None = (15 if longer_game else 10) if players == 4 else None
         """Points that end a 4-player match (LR-17); ``None`` for 2 players."""
-        self.max_rounds: int | None = None if (players == 4 and longer_game) else (
-            7 if players == 4 or longer_game else 4
-        )
+        self.max_rounds: int | None = _max_rounds(self.config)
         """4 players: the round cap (7, none in a longer game); 2 players: the fixed rounds."""
         self.tricks_per_round = 13 if players == 4 else 26
         self._action_names: tuple[str, ...] = tuple(
             ["play " + FRENCH_NAMES[c] for c in range(NUM_CARDS)]
             + ([] if players == 4 else ["draw two"] + ["phantom " + FRENCH_NAMES[c] for c in range(NUM_CARDS)])
         )
-
-    def teams(self) -> list[list[int]]:
-        """The two armies with 4 players (LR-3: partners sit across); alone with 2."""
-        return [[0, 2], [1, 3]] if self.num_players == 4 else [[0], [1]]
 
     def new_state(self, *, seed: int = 0, decks: Sequence[Sequence[int]] | None = None) -> LostRanksState:
         checked = None if decks is None else [self._check_deck(i, d) for i, d in enumerate(decks)]
@@ -452,16 +503,9 @@ def _splits(mask: int, n: int, caps: tuple[int, ...], g: int = 0) -> Iterator[tu
             yield (k,) + rest
 
 
-def constrained_deal(
-    types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int], rng: random.Random
-) -> list[list[int]]:
-    """Deal cards into groups uniformly among all deals that respect the constraints.
-
-    ``types`` are ``(allowed-groups bitmask, cards)``; group ``g`` receives exactly
-    ``sizes[g]`` cards.  Exact counting (a DP over the types and the groups' remaining
-    room), then one draw of ``rng.randrange`` and one shuffle per type: the result is a
-    pure function of the arguments and ``rng``.
-    """
+def _deal_ways(types: Sequence[tuple[int, Sequence[int]]]) -> Callable[[int, tuple[int, ...]], int]:
+    """``ways(i, caps)``: the number of deals of ``types[i:]`` (as in :func:`constrained_deal`)
+    that fill the groups' remaining room ``caps`` exactly (memoised)."""
     memo: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def ways(i: int, caps: tuple[int, ...]) -> int:
@@ -477,6 +521,38 @@ def constrained_deal(
             memo[key] = got
         return got
 
+    return ways
+
+
+def _deal_types(cards: int, allowed: Sequence[int]) -> list[tuple[int, list[int]]]:
+    """The ``types`` of :func:`constrained_deal` for the cards of mask ``cards``, group
+    ``g`` taking the cards of mask ``allowed[g]``."""
+    by_mask: dict[int, list[int]] = {}
+    for c in _mask_to_list(cards):
+        gm = 0
+        for g, al in enumerate(allowed):
+            if al >> c & 1:
+                gm |= 1 << g
+        by_mask.setdefault(gm, []).append(c)
+    return sorted(by_mask.items())
+
+
+def count_deals(types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int]) -> int:
+    """The number of deals :func:`constrained_deal` chooses among (0 if none)."""
+    return _deal_ways(types)(0, tuple(sizes))
+
+
+def constrained_deal(
+    types: Sequence[tuple[int, Sequence[int]]], sizes: Sequence[int], rng: random.Random
+) -> list[list[int]]:
+    """Deal cards into groups uniformly among all deals that respect the constraints.
+
+    ``types`` are ``(allowed-groups bitmask, cards)``; group ``g`` receives exactly
+    ``sizes[g]`` cards.  Exact counting (a DP over the types and the groups' remaining
+    room), then one draw of ``rng.randrange`` and one shuffle per type: the result is a
+    pure function of the arguments and ``rng``.
+    """
+    ways = _deal_ways(types)
     caps = tuple(sizes)
     total = ways(0, caps)
     if total == 0:
@@ -1074,7 +1150,7 @@ class LostRanksState(State):
     def _refusal(self, action: int) -> IllegalAction:
         """The error for an illegal ``action``, with its reason and ruling."""
         reason = self.why_illegal(action) or "illegal move"
-        return IllegalAction(reason, _rule_id(reason))
+        return IllegalAction(reason, rule_id(reason))
 
     def _apply_any(self, action: int) -> Event:
         """Any legal play: the general path (a draw of the last phantom card, a round's last play)."""
@@ -1367,6 +1443,29 @@ class LostRanksState(State):
         return list(self._phantoms[seat])
 
     def view(self, player: int) -> dict[str, JSON]:
+        v = self._view(player)
+        v["army"] = ARMY_NAMES[self._armies[player]]
+        v["partner"] = (player + 2) % 4 if self._n == 4 else None
+        v["hand"] = _names(self._hands[player])
+        return v
+
+    def public_view(self) -> dict[str, JSON]:
+        """LR-20 public view: a seat's view without ``hand``, ``army`` and ``partner``;
+        phantom and drawn cards only where face up; ``first_lead`` as :meth:`first_lead_shown_to`."""
+        return self._view(None)
+
+    def first_lead_shown_to(self, player: int | None) -> bool:
+        """Whether ``player`` (``None``: everybody) may be told which card LR-6 forces.
+
+        4 players: always — every card but the Trump Card is in a real hand, so the
+        Trump Card alone says whether A♥ or A♦ leads (LR-4, LR-6).  2 players: only
+        the seat that must lead it (it holds the card).  Its opponent must not learn
+        whether A♥ is in that hand, face down in a phantom deck or neither (LR-12,
+        LR-20); everybody sees the card once it is led.
+        """
+        return self._n == 4 or (player is not None and player == self._to_move)
+
+    def _view(self, player: int | None) -> dict[str, JSON]:
         n = self._n
         armies = self._armies
         totals = self._totals
@@ -1392,8 +1491,6 @@ class LostRanksState(State):
             "round_scores": [[rs[a] for a in armies] for rs in self._round_scores],
             "players": n,
             "armies": [ARMY_NAMES[a] for a in armies],
-            "army": ARMY_NAMES[armies[player]],
-            "partner": (player + 2) % 4 if n == 4 else None,
             "dealer": self._dealer,
             "tiebreak_round": self._tiebreaks,
             "target": self.game.target,
@@ -1405,8 +1502,9 @@ class LostRanksState(State):
             "trump_suit": SUIT_WORDS[self._trump_suit],
             "trump_colour": ARMY_NAMES[SUIT_COLOUR[self._trump_suit]],
             "active_soldiers": _names(self._active),
-            "first_lead": FRENCH_NAMES[self._forced] if self._forced >= 0 else None,
-            "hand": _names(self._hands[player]),
+            "first_lead": FRENCH_NAMES[self._forced]
+            if self._forced >= 0 and self.first_lead_shown_to(player)
+            else None,
             "hand_sizes": [h.bit_count() for h in self._hands],
             "trick": [{"seat": s, "card": FRENCH_NAMES[c], "source": SOURCE_NAMES[src]} for s, c, src in self._trick],
             "leader": self._leader,
@@ -1501,14 +1599,22 @@ class LostRanksState(State):
                 sizes.append(self._down[q] + hidden_pend)
                 allowed.append(ALL_CARDS & ~forced)
                 kinds.append((q, PHANTOM))
-        by_mask: dict[int, list[int]] = {}
-        for c in _mask_to_list(unseen):
-            gm = 0
-            for g, al in enumerate(allowed):
-                if al >> c & 1:
-                    gm |= 1 << g
-            by_mask.setdefault(gm, []).append(c)
-        types = sorted(by_mask.items())
+        if self._two and self._trick_no == 0 and not self._trick and not self._pending and player != self._to_move:
+            # Before the first lead the opponent's information is only that the seat to
+            # move leads: any LR-6 case that makes it the leader may be the true one.
+            cases = [
+                (_deal_types(unseen, [hand_allowed, phantom_allowed]), forced_card, not_in)
+                for hand_allowed, phantom_allowed, forced_card, not_in in self._opening_cases(player, known)
+            ]
+            weights = [count_deals(types, sizes) for types, _, _ in cases]
+            r = rng.randrange(sum(weights))
+            at = 0
+            while r >= weights[at]:
+                r -= weights[at]
+                at += 1
+            types, new._forced, new._not_in = cases[at]
+        else:
+            types = _deal_types(unseen, allowed)
         dealt = constrained_deal(types, sizes, rng)
         for (q, kind), cards in zip(kinds, dealt):
             if kind == HAND:
@@ -1530,6 +1636,38 @@ class LostRanksState(State):
         new._lm = None
         new._la = None
         return new
+
+    def _opening_cases(self, player: int, known: int) -> list[tuple[int, int, int, int]]:
+        """The LR-6 cases (2 players, before the first lead) in which the seat to move,
+        not ``player``, leads: ``(cards allowed in its hand, in its phantom deck, the
+        forced card, the aces in no real hand)``, given the cards ``known`` to ``player``.
+
+        A♥ in the leader's hand; or A♥ in no hand and A♦ in the leader's hand; or
+        (the leader being the non-dealer) neither ace in a hand.
+        """
+        leader = self._to_move
+        own = self._hands[player]
+        in_leader_hand, in_no_hand = 0, 1
+        wanted = [((in_leader_hand, -1), ACE_HEARTS, 0),
+                  ((in_no_hand, in_leader_hand), ACE_DIAMONDS, 1 << ACE_HEARTS)]
+        if leader == (self._dealer + 1) % 2:
+            wanted.append(((in_no_hand, in_no_hand), -1, (1 << ACE_HEARTS) | (1 << ACE_DIAMONDS)))
+        cases = []
+        for places, forced_card, not_in in wanted:
+            hand_allowed = ALL_CARDS & ~VOID_MASKS[self._voids[leader]]
+            phantom_allowed = ALL_CARDS
+            possible = True
+            for ace, place in zip((ACE_HEARTS, ACE_DIAMONDS), places):
+                bit = 1 << ace
+                if place == in_leader_hand:
+                    possible &= not known & bit
+                    phantom_allowed &= ~bit
+                elif place == in_no_hand:
+                    possible &= not own & bit
+                    hand_allowed &= ~bit
+            if possible:
+                cases.append((hand_allowed, phantom_allowed, forced_card, not_in))
+        return cases
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:
@@ -1569,6 +1707,62 @@ class LostRanksState(State):
     def __repr__(self) -> str:
         return f"<LostRanksState players={self._n} seed={self.seed} round={self._round + 1} moves={len(self.history)}>"
 
+    # ------------------------------------------------------------------ fast read-only accessors
+    # For the search's play-outs on sampled worlds: small ints, bitmasks and tuples, no copies.
+    @property
+    def round_index(self) -> int:
+        """The round being played, from 0 (the last one once the match is over)."""
+        return self._round
+
+    @property
+    def army_totals(self) -> tuple[int, int]:
+        """Match points of the finished rounds: ``(red, black)`` (LR-17, LR-18)."""
+        return self._totals
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds finished, tie-break rounds included."""
+        return len(self._round_scores)
+
+    @property
+    def tiebreak_rounds(self) -> int:
+        """Tie-break rounds played or under way."""
+        return self._tiebreaks
+
+    @property
+    def trump_suit(self) -> int:
+        """The trump suit of the round (0..3: the suit of a card is ``card // 13``)."""
+        return self._trump_suit
+
+    @property
+    def led_suit(self) -> int:
+        """The suit the trick must follow (LR-7), -1 while no card has set one."""
+        return self._led
+
+    @property
+    def trick(self) -> tuple[tuple[int, int, int], ...]:
+        """The cards of the trick so far, in order: ``(seat, card, source)``, source 1 for a
+        card from the phantom deck (true state)."""
+        return tuple(self._trick)
+
+    @property
+    def drawn_pair(self) -> tuple[int, ...]:
+        """The two cards of a ``draw two`` waiting for the choice of one (LR-14), else ``()``."""
+        return self._pending
+
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """The real hand of every seat as a bitmask, bit ``card`` per card (true state)."""
+        return tuple(self._hands)
+
+    def hand_mask(self, seat: int) -> int:
+        """The real hand of ``seat`` as a bitmask (true state)."""
+        return self._hands[seat]
+
+    def phantom_cards(self, seat: int) -> tuple[int, ...]:
+        """The phantom deck of ``seat``, top first (true state; empty with 4 players)."""
+        return self._phantoms[seat]
+
 
 if set(LostRanksState.__slots__) - set(LostRanksState._copy.__code__.co_names):  # pragma: no cover
     raise RuntimeError("LostRanksState._copy must copy every slot")
@@ -1586,5 +1780,6 @@ __all__ = [
     "PHANTOM_BASE",
     "SPY",
     "constrained_deal",
+    "count_deals",
     "make_deck",
 ]

@@ -58,6 +58,7 @@ from typing import Final, NamedTuple
 
 from cardtable.cards import ACE, FRENCH_NAMES, JOKER, KING, RANK_NAMES, parse_french
 from cardtable.cards import bit_list as _kinds
+from cardtable.description import Text, describe
 from cardtable.protocol import JSON, TERMINAL, Event, Game, IllegalAction, State, round_rng
 
 __all__ = [
@@ -559,15 +560,47 @@ class RankConfig:
         return 1 if self.players <= 4 else 2
 
 
+def _max_game_length(config: RankConfig) -> int:
+    # Every card is played once at most (the pile is never turned over); every draw takes a
+    # stock card; passes happen only with an empty stock, fewer than n between two plays.
+    n = config.players
+    return (n + 2) * sum(pack_counts(config.packs)) + n
+
+
+INFO: Final = describe(
+    RankConfig,
+    name="rank",
+    title=Text("Ранг (Rank)", "Ранг"),
+    summary=Text("Russian shedding game: play a card one rank away; don't be the last one holding cards.",
+                 "Русская игра на сброс: кладите карту на ранг выше или ниже; не останьтесь последним с картами."),
+    min_players=2,
+    max_players=10,
+    players_option="players",
+    max_game_length=_max_game_length,
+    min_return=-1.0,
+    max_return=0.0,
+    return_sum=-1.0,
+    options={
+        "players": dict(
+            minimum=2, maximum=10, rule="RG-1", flags=("-p",), form_default=2,
+            label=Text("Players", "Игроки"),
+            help=Text("2 to 10 players: one pack of 54 up to 4 players, two packs from 5 (RG-1).",
+                      "От 2 до 10 игроков: одна колода из 54 карт до 4 игроков, две — от 5 (RG-1)."),
+        ),
+    },
+)
+"""The description of Ранг: its players, options and match length; the one loser gets −1."""
+
+
 class Rank(Game):
     """Ранг for 2–10 players (one match = one game)."""
 
-    name = "rank"
-    title = "Ранг (Rank)"
+    info = INFO
+    name = INFO.name
+    title = INFO.title.en
 
     def __init__(self, *, players: int = 4) -> None:
-        if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 10:
-            raise ValueError(f"players must be an integer from 2 to 10 (RG-1), not {players!r}")
+        INFO.check({"players": players})
         self.config = RankConfig(players=players)
         self.num_players = players
         self.num_distinct_actions = NUM_ACTIONS
@@ -1032,15 +1065,26 @@ class RankState(State):
         (``active``, ``declared_by``), ``loser`` and ``log`` (the public log; a draw
         shows its card only in the drawer's own view).
         """
+        view = self._view(player)
+        view["hand"] = self._hand_names(player)
+        return view
+
+    def public_view(self) -> dict[str, JSON]:
+        """RG-9 public view: a seat's view without ``hand`` and without the cards
+        of any draw (in ``log`` and ``pull_back``)."""
+        return self._view(None)
+
+    def _view(self, player: int | None) -> dict[str, JSON]:
+        viewer = -1 if player is None else player
         done = self._cur < 0
         scores = self._scores()
-        log = [_log_entry(e, player) for e in self._log]
+        log = [_log_entry(e, viewer) for e in self._log]
         pull = None
         for e in reversed(self._log):
             if e[0] < self._turn[1]:
                 break
             if not done and e[0] == self._turn[1] and (e[1] == L_PULLBACK or (e[1] == L_OUT and e[4] >= 0)):
-                pull = _log_entry(e, player)
+                pull = _log_entry(e, viewer)
                 break
         pile = self._pile
         return {
@@ -1054,7 +1098,6 @@ class RankState(State):
             "packs": self.game.packs,
             "dealer": self._dealer,
             "moves": len(self.history),
-            "hand": self._hand_names(player),
             "top": FRENCH_NAMES[pile[-1]],
             "pile": [FRENCH_NAMES[c] for c in pile],
             "stock": len(self._stock) - self._pos,
@@ -1166,6 +1209,18 @@ class RankState(State):
 
     def __repr__(self) -> str:
         return f"<RankState players={self._n} seed={self.seed} moves={len(self.history)}>"
+
+    # --- fast read-only accessors (search play-outs) -------------------------------------
+    @property
+    def legal_mask(self) -> int:
+        """The legal actions of the seat to move as a bitmask: bit ``a`` set for action
+        ``a`` (``legal_actions()`` without building a list; 0 once the game is over)."""
+        return self._mask
+
+    @property
+    def anti_rank(self) -> bool:
+        """Whether Anti-Rank is on (RG-8): every card may be played, one a turn."""
+        return self._anti
 
 
 _PUBLIC_JSON: dict[tuple[int, ...], dict[str, JSON]] = {}

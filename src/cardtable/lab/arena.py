@@ -26,11 +26,12 @@ import datetime as _dt
 import json
 import time
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from cardtable.agents import parse_agent_spec
+from cardtable.gameflags import game_argument, given_options, with_game_options
 from cardtable.lab.series import run_series
 
 parse_entry = parse_agent_spec
@@ -41,19 +42,16 @@ parse_entry = parse_agent_spec
 # The command
 
 
+@with_game_options
 def arena_command(
-    game_name: str = typer.Argument(..., help="Game: lost-cities, lost-ranks or rank.", show_default=False),
+    game_name: str = game_argument(),
     agents: str = typer.Option(..., "--agents", "-a",
                                help="Comma-separated agent entries, e.g. hard,heuristic or 'ismcts:iterations=500,heuristic'."),
     games: int = typer.Option(20, "--games", "-n", min=1, help="Number of matches."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (worker processes)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first match (match i uses seed+i)."),
     json_out: Optional[Path] = typer.Option(None, "--json", help="Where to save the results (default arena-results/<game>-<time>.json)."),
-    colors: Optional[int] = typer.Option(None, "--colors", help="Lost Cities: 5 expeditions (default) or 6."),
-    rounds: Optional[int] = typer.Option(None, "--rounds", help="Lost Cities: rounds in a match (default 3)."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Lost Ranks: 4 or 2.  Ранг: 2 to 10."),
-    force_strength: bool = typer.Option(False, "--force-strength", help="Lost Ranks: score Force Strength (LR-16)."),
-    longer: bool = typer.Option(False, "--longer", help="Lost Ranks: the longer game."),
+    game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
 ) -> None:
     """Play agents against each other with seats rotated; print win (and loss) rates with
     95 % intervals, mean scores and decision times; save the results as JSON."""
@@ -61,8 +59,7 @@ def arena_command(
 
     from cardtable.cli import build_game, check_entries, console, err_console, fail, summary_tables
 
-    game = build_game(game_name, colors=colors, rounds=rounds, players=players,
-                      force_strength=force_strength, longer=longer)
+    game = build_game(game_name, game_options)
     entries = check_entries(agents, game)
     started = time.time()
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -76,8 +73,7 @@ def arena_command(
     path = json_out or Path("arena-results") / f"{game.name}-{stamp}.json"
     data["command"] = {
         "game": game.name, "agents": entries, "games": games, "seed": seed, "jobs": jobs,
-        "options": {k: v for k, v in (("colors", colors), ("rounds", rounds), ("players", players),
-                                      ("force_strength", force_strength), ("longer", longer)) if v not in (None, False)},
+        "options": given_options(game.info, game_options),
     }
     data["started"] = _dt.datetime.fromtimestamp(started).isoformat(timespec="seconds")
     data["wall_seconds"] = round(time.time() - started, 1)

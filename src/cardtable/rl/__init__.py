@@ -22,50 +22,59 @@ See ``docs/rl.md`` for the tensor layouts and design notes.
 
 from __future__ import annotations
 
+import importlib
+import itertools
+from collections.abc import Sequence
 from typing import Any
 
+from cardtable.description import GameInfo, OptionInfo
 from cardtable.protocol import Game
-from cardtable.registry import load_game
+from cardtable.registry import game_info, game_names, load_game
 from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layout, Segment
 
-VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
-    ("lost-cities", {}),
-    ("lost-cities", {"colors": 6}),
-    ("lost-cities", {"rounds": 1}),
-    ("lost-ranks", {"players": 4}),
-    ("lost-ranks", {"players": 4, "force_strength": True, "longer_game": True}),
-    ("lost-ranks", {"players": 2}),
-    ("lost-ranks", {"players": 2, "force_strength": True, "longer_game": True}),
-    *(("rank", {"players": n}) for n in range(2, 11)),
-)
-"""Every game with each option that changes shapes or rules (for tests and docs)."""
+def _values(option: OptionInfo) -> list[Any]:
+    """The values of an option worth covering, its default first (an open range: its minimum)."""
+    if option.type is bool:
+        values: Sequence[Any] = (False, True)
+    elif option.choices is not None:
+        values = option.choices
+    else:
+        low = option.minimum if option.minimum is not None else option.default
+        values = range(low, (option.maximum if option.maximum is not None else low) + 1)
+    return [option.default, *(v for v in values if v != option.default)]
+
+
+def _variants(info: GameInfo) -> list[dict[str, Any]]:
+    """Every combination of the options' values, as the options that differ from the defaults."""
+    return [{o.name: v for o, v in zip(info.options, combo) if v != o.default}
+            for combo in itertools.product(*map(_values, info.options))]
+
+
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
+    (name, options) for name in game_names() for options in _variants(game_info(name)))
+"""Every game with each combination of its options' values (an open range: its default
+and its minimum), from the descriptions (for tests and docs)."""
 
 
 def encoder_for(game: Game | str, **options: Any) -> Encoder:
-    """The tensor encoder of a game (a :class:`Game` or a registry name plus options)."""
+    """The tensor encoder of a game (a :class:`Game` or a registry name plus options).
+
+    Game class ``cardtable.games.<module>.<Name>`` is encoded by
+    ``cardtable.rl.<module>.<Name>Encoder``.
+    """
     if isinstance(game, str):
         game = load_game(game, **options)
     elif options:
         raise ValueError("options are only taken with a game name")
-    if game.name == "lost-cities":
-        from cardtable.games.lost_cities import LostCities
-        from cardtable.rl.lost_cities import LostCitiesEncoder
-
-        assert isinstance(game, LostCities)
-        return LostCitiesEncoder(game)
-    if game.name == "rank":
-        from cardtable.games.rank import Rank
-        from cardtable.rl.rank import RankEncoder
-
-        assert isinstance(game, Rank)
-        return RankEncoder(game)
-    if game.name == "lost-ranks":
-        from cardtable.games.lost_ranks import LostRanks
-        from cardtable.rl.lost_ranks import LostRanksEncoder
-
-        assert isinstance(game, LostRanks)
-        return LostRanksEncoder(game)
-    raise ValueError(f"no tensor encoding for game {game.name!r}")
+    try:
+        module = importlib.import_module("cardtable.rl." + type(game).__module__.rpartition(".")[2])
+    except ModuleNotFoundError:
+        raise ValueError(f"no tensor encoding for game {game.name!r}") from None
+    encoder = getattr(module, type(game).__name__ + "Encoder", None)
+    if encoder is None:
+        raise ValueError(f"no tensor encoding for game {game.name!r}")
+    built: Encoder = encoder(game)
+    return built
 
 
 __all__ = ["INFORMATION_STATE", "OBSERVATION", "VARIANTS", "Encoder", "Layout", "Segment", "encoder_for"]

@@ -11,11 +11,12 @@ variant options)::
     >>> pyspiel.load_game("python_cardtable_rank(players=5)").num_players()
     5
 
-=================================  ==========================================
-``python_cardtable_lost_cities``   ``colors`` (5), ``rounds`` (3)
-``python_cardtable_lost_ranks``    ``players`` (4), ``force_strength`` (false), ``longer_game`` (false)
-``python_cardtable_rank``          ``players`` (4)
-=================================  ==========================================
+The game types come from the games' descriptions (:mod:`cardtable.description`): the
+parameters are each game's options with their defaults, the player range and the return
+range are the description's, and ``max_game_length`` is its bound::
+
+    >>> pyspiel.load_game("python_cardtable_lost_ranks").get_parameters()
+    {'force_strength': False, 'longer_game': False, 'players': 4}
 
 **Chance.**  A cardtable match deals every round from its seed (a SHA-512-seeded
 generator, :func:`cardtable.protocol.round_rng`).  The OpenSpiel game starts with
@@ -51,44 +52,20 @@ import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from cardtable.protocol import TERMINAL, Game
 from cardtable.protocol import State as CtState
-from cardtable.registry import load_game
+from cardtable.registry import game_info, game_names, load_game
 from cardtable.rl import encoder_for
 from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, FloatArray
 
 SEED_BYTES = 8
 """Chance nodes at the start: each picks one byte of the 64-bit match seed."""
 
-SHORT_NAMES: dict[str, str] = {
-    "lost-cities": "python_cardtable_lost_cities",
-    "lost-ranks": "python_cardtable_lost_ranks",
-    "rank": "python_cardtable_rank",
-}
-_DEFAULTS: dict[str, dict[str, Any]] = {
-    "lost-cities": {"colors": 5, "rounds": 3},
-    "lost-ranks": {"players": 4, "force_strength": False, "longer_game": False},
-    "rank": {"players": 4},
-}
-_PLAYERS = {"lost-cities": (2, 2), "lost-ranks": (2, 4), "rank": (2, 10)}
+SHORT_NAMES: dict[str, str] = {name: "python_cardtable_" + name.replace("-", "_") for name in game_names()}
+"""The pyspiel name of each cardtable game."""
 
 
 def max_game_length(game: Game) -> int:
-    """An upper bound on player decisions in one match (no chance nodes)."""
-    if game.name == "lost-cities":
-        cfg = game.config
-        # LC-5: at most 99 turns without a draw-pile card before each draw-pile card.
-        return int(cfg.rounds) * 2 * 100 * (12 * int(cfg.colors) - 16)
-    if game.name == "rank":
-        # Every card is played once at most (the pile is never turned over); every draw takes a
-        # stock card; passes happen only with an empty stock, fewer than n between two plays.
-        n = game.num_players
-        deck = int(getattr(game, "deck_size"))
-        return (n + 2) * deck + n
-    if game.name == "lost-ranks":
-        max_rounds = getattr(game, "max_rounds", None)
-        rounds = (max_rounds or 50) + 11  # LR-17/18/19a: tiebreaks stop after 10
-        per_round = 52 if game.num_players == 4 else 26 * 2 * 2  # draw-two + choose
-        return rounds * per_round
-    raise ValueError(f"unknown game {game.name!r}")  # pragma: no cover
+    """An upper bound on player decisions in one match (no chance nodes): the description's."""
+    return game.max_game_length()
 
 
 class _Box:
@@ -180,24 +157,24 @@ def _cardtable_game(name: str, options: dict[str, Any]) -> Game:
 
 
 def _game_type(name: str) -> Any:
-    game = load_game(name)
-    low, high = _PLAYERS[name]
-    constant_sum = name == "rank"
+    """The pyspiel ``GameType`` of a game, from its description."""
+    info = game_info(name)
+    constant_sum = info.return_sum != 0
     return pyspiel.GameType(
         short_name=SHORT_NAMES[name],
-        long_name=f"cardtable {game.title}",
+        long_name=f"cardtable {info.title.en}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=(pyspiel.GameType.Utility.CONSTANT_SUM if constant_sum else pyspiel.GameType.Utility.ZERO_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=high,
-        min_num_players=low,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=dict(_DEFAULTS[name]),
+        parameter_specification=info.defaults(),
     )
 
 
@@ -207,20 +184,19 @@ class CardtableGame(pyspiel.Game):  # type: ignore[misc]
     name: str
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        options = {**_DEFAULTS[self.name], **(params or {})}
+        described = game_info(self.name)
+        options = {**described.defaults(), **(params or {})}
         game = _cardtable_game(self.name, options)
         self.ct_game = game
         self.encoder: Encoder = encoder_for(game)
-        n = game.num_players
-        ret_low, ret_high, total = (-1.0, 0.0, -1.0) if self.name == "rank" else (-1.0, 1.0, 0.0)
         info = pyspiel.GameInfo(
             num_distinct_actions=game.num_distinct_actions,
             max_chance_outcomes=256,
-            num_players=n,
-            min_utility=ret_low,
-            max_utility=ret_high,
-            utility_sum=total,
-            max_game_length=max_game_length(game),
+            num_players=game.num_players,
+            min_utility=described.min_return,
+            max_utility=described.max_return,
+            utility_sum=described.return_sum,
+            max_game_length=game.max_game_length(),
         )
         super().__init__(_TYPES[self.name], info, options)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import ipaddress
 import os
 import socket
 import sys
@@ -43,13 +44,37 @@ def tune_gc() -> None:
 WILDCARD_HOSTS = ("0.0.0.0", "::", "")
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address to listen on) is this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def host_warning(host: str, allowed_hosts: tuple[str, ...]) -> str | None:
+    """The warning of a server listening beyond this machine (``host``) that
+    answers only the loopback names (and ``host``), or ``None``."""
+    if is_loopback(host) or allowed_hosts:
+        return None
+    answered = "localhost, 127.0.0.1 and ::1" + ("" if host in WILDCARD_HOSTS else f" and {host}")
+    return (f"warning: listening on {host or '*'}, but answering only requests addressed to {answered}; "
+            "other machines reaching this one by its name or network address are refused (bad_origin). "
+            "Allow each such name or address with --allowed-host NAME (repeatable; '*' allows any).")
+
+
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None, *,
         ai_delay: float = 0.4, log_level: str = "warning", ws_compression: bool = False,
-        **setting_fields: Any) -> None:
+        proxy_headers: bool = False, forwarded_allow_ips: str = "127.0.0.1", **setting_fields: Any) -> None:
     """Serve until interrupted; prints the address (``port`` 0 picks a free one).
 
     ``ws_compression`` turns on permessage-deflate: worth it over slow networks,
     a waste of CPU on the loopback this server listens on by default.
+    ``proxy_headers`` makes uvicorn take the client address (which the
+    per-address limits count) from ``X-Forwarded-For``/``X-Forwarded-Proto``
+    of the proxies at ``forwarded_allow_ips`` (comma-separated, ``*``: any).
     ``setting_fields`` are :class:`cardtable.server.room.Settings` fields (the
     limits); the address listened on is added to ``allowed_hosts``.  Raises
     :class:`~cardtable.server.store.DatabaseInUse` when another server holds
@@ -62,6 +87,9 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
     url = db_url or default_db_url()
     check_database_free(url)
     hosts = tuple(setting_fields.pop("allowed_hosts", ()))
+    warning = host_warning(host, hosts)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     if host not in WILDCARD_HOSTS:
         hosts += (host,)
     app = create_app(url, ai_delay=ai_delay, allowed_hosts=hosts, **setting_fields)
@@ -81,7 +109,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
         safe_db = f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
     print(f"cardtable server on http://{shown}:{actual}/  (database: {safe_db})", flush=True)
     config = uvicorn.Config(app, log_level=log_level, ws_max_size=65536, ws_ping_interval=20.0,
-                            ws_ping_timeout=20.0, lifespan="on", ws_per_message_deflate=ws_compression)
+                            ws_ping_timeout=20.0, lifespan="on", ws_per_message_deflate=ws_compression,
+                            proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
     server = uvicorn.Server(config)
     tune_gc()
     try:
@@ -105,15 +134,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ws-compression", action="store_true", help="permessage-deflate on websockets")
     parser.add_argument("--allowed-origin", action="append", default=[], help="another browser origin allowed")
     parser.add_argument("--allowed-host", action="append", default=[], help="another Host name answered")
+    parser.add_argument("--proxy-headers", action="store_true",
+                        help="behind a reverse proxy: client addresses from X-Forwarded-For")
+    parser.add_argument("--forwarded-allow-ips", default="127.0.0.1",
+                        help="the proxies whose forwarded headers are trusted (comma-separated; '*': any)")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     from cardtable.server.store import DatabaseInUse
 
     try:
         run(args.host, args.port, args.db, ai_delay=args.ai_delay, log_level=args.log_level,
-            ws_compression=args.ws_compression, allowed_origins=tuple(args.allowed_origin),
+            ws_compression=args.ws_compression, proxy_headers=args.proxy_headers,
+            forwarded_allow_ips=args.forwarded_allow_ips, allowed_origins=tuple(args.allowed_origin),
             allowed_hosts=tuple(args.allowed_host))
     except (DatabaseInUse, RuntimeError) as err:
         sys.exit(f"cardtable serve: {err}")
 
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "main", "run", "tune_gc"]
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "host_warning", "main", "run", "tune_gc"]

@@ -8,7 +8,6 @@ the app for a database URL; the store is opened when the app starts
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -24,11 +23,11 @@ from cardtable import records
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
+from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
     PROTOCOL_VERSION,
     Connection,
-    ProtocolError,
     Room,
     Rooms,
     Settings,
@@ -39,6 +38,7 @@ from cardtable.server.room import (
 )
 from cardtable.server.limits import Limits, LimitsMiddleware, TokenBucket, client_address
 from cardtable.server.store import MatchRow, SeatRow, Store
+from cardtable.server.validate import check_id, clean_name, parse_json
 from cardtable.server.views import dumps
 
 log = logging.getLogger("cardtable.server")
@@ -81,9 +81,7 @@ def create_app(
         r: Rooms = request.app.state.rooms
         return r
 
-    @app.exception_handler(ProtocolError)
-    async def _protocol_error(_request: Request, err: ProtocolError) -> JSONResponse:
-        return JSONResponse(error_body(err), status_code=err.status)
+    install_error_handlers(app)
 
     # --- REST -----------------------------------------------------------------
     @app.get("/api/health")
@@ -106,6 +104,7 @@ def create_app(
                 "title": game.title,
                 "num_players": game.num_players,
                 "options": game.config_dict(),
+                "description": game.info.as_json(),
                 "agents": list(agent_names(name)),
                 "default_agent": default_agent(name),
             })
@@ -149,20 +148,22 @@ def create_app(
     @app.post("/api/matches/{match_id}/moves")
     async def post_move(request: Request, match_id: str) -> Response:
         room = await rooms_of(request).get(match_id)
-        key = room.authenticate(bearer(request))
+        token = bearer(request)
+        key = room.authenticate(token)
         body = await json_body(request)
-        await room.move(key, body.get("seq"), body.get("move"), body.get("action"))
+        await room.move(key, body.get("seq"), body.get("move"), body.get("action"), token=token)
         return Response(room.state_message(key), media_type="application/json")
 
     @app.post("/api/matches/{match_id}/hint")
     async def post_hint(request: Request, match_id: str) -> dict[str, JSON]:
         room = await rooms_of(request).get(match_id)
-        key = room.authenticate(bearer(request))
+        token = bearer(request)
+        key = room.authenticate(token)
         body = await json_body(request, allow_empty=True)
         agent = body.get("agent")
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
-        return await room.hint(key, agent)
+        return await room.hint(key, agent, token=token)
 
     @app.post("/api/matches/{match_id}/seats/{seat}/ai")
     async def seat_to_ai(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
@@ -177,7 +178,7 @@ def create_app(
         else:
             if token is None:
                 raise ProtocolError("auth_required", "send the host token or a seat token", status=401)
-            await room.set_ai(seat, agent, by=room.authenticate(token), host=False)
+            await room.set_ai(seat, agent, by=room.authenticate(token), host=False, token=token)
         return {"seats": room.seats_info()}
 
     @app.post("/api/matches/{match_id}/seats/{seat}/human")
@@ -189,7 +190,7 @@ def create_app(
         key = room.authenticate(token)
         if key != seat:
             raise ProtocolError("not_your_seat", "only the seat's own player can take it back", status=403)
-        await room.reclaim(key)
+        await room.reclaim(key, token=token)
         return {"seats": room.seats_info()}
 
     @app.post("/api/matches/{match_id}/join")
@@ -199,7 +200,7 @@ def create_app(
         seat = body.get("seat")
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise ProtocolError("bad_message", "'seat' must be a seat number")
-        name = _clean_name(body.get("name"), "")
+        name = clean_name(body.get("name"), "")
         seat_no, token = await room.join(seat, name or None)
         base = str(request.base_url).rstrip("/")
         return {"match": room.id, "seat": seat_no, "token": token, "invite": f"{base}/play/{room.id}#token={token}",
@@ -254,13 +255,6 @@ def create_app(
 
 
 # --- helpers --------------------------------------------------------------------
-def error_body(err: ProtocolError) -> dict[str, JSON]:
-    body: dict[str, JSON] = {"type": "error", "code": err.code, "message": err.message}
-    if err.rule is not None:
-        body["rule"] = err.rule
-    return body
-
-
 def bearer(request: Request) -> str | None:
     header = request.headers.get("authorization")
     if not header:
@@ -280,22 +274,10 @@ async def json_body(request: Request, *, allow_empty: bool = False) -> dict[str,
         if allow_empty:
             return {}
         raise ProtocolError("bad_json", "the request needs a JSON object body")
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "the body is not valid JSON") from None
+    data = parse_json(raw, what="the body")
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "the body must be a JSON object")
     return data
-
-
-def _clean_name(value: Any, default: str) -> str:
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise ProtocolError("bad_message", "a name must be a string")
-    name = " ".join(value.split())[:40]
-    return name or default
 
 
 async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict[int, str]]:
@@ -333,14 +315,14 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
         if kind == "human":
             token = new_token()
             tokens[i] = token
-            seats.append(SeatRow(seat=i, kind="human", name=_clean_name(spec.get("name"), f"seat {i}"),
+            seats.append(SeatRow(seat=i, kind="human", name=clean_name(spec.get("name"), f"seat {i}"),
                                  agent=None, token_hash=hash_token(token), claimed=False))
         elif kind == "ai":
             agent = spec.get("agent") or default_agent(game_name)
             if agent not in known_agents:
                 raise ProtocolError("bad_agent", f"seat {i}: unknown agent {agent!r}; choose from: "
                                     f"{', '.join(known_agents)}")
-            seats.append(SeatRow(seat=i, kind="ai", name=_clean_name(spec.get("name"), str(agent)),
+            seats.append(SeatRow(seat=i, kind="ai", name=clean_name(spec.get("name"), str(agent)),
                                  agent=str(agent), token_hash=None, claimed=True))
         else:
             raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
@@ -435,18 +417,12 @@ def _parse(raw: str | bytes | None, limit: int) -> dict[str, Any]:
         raise ProtocolError("bad_message", "send JSON text frames, not binary")
     if len(raw) > limit:
         raise ProtocolError("too_large", f"messages are limited to {limit} bytes")
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise ProtocolError("bad_json", "the message is not valid JSON") from None
+    data = parse_json(raw, what="the message")
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object with a 'type'")
     if not isinstance(data.get("type"), str):
         raise ProtocolError("bad_message", "a message needs a 'type' string")
-    req_id = data.get("id")
-    if req_id is not None and not (isinstance(req_id, (int, str)) and not isinstance(req_id, bool)
-                                   and len(str(req_id)) <= 64):
-        raise ProtocolError("bad_message", "'id' must be a short string or an integer")
+    check_id(data.get("id"))
     return data
 
 
@@ -485,15 +461,12 @@ async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings,
             token = data.get("token")
             if token is not None and (not isinstance(token, str) or len(token) > 200):
                 raise ProtocolError("bad_message", "'token' must be a seat token string")
-            name = data.get("name")
-            if name is not None and not isinstance(name, str):
-                raise ProtocolError("bad_message", "'name' must be a string")
+            name = clean_name(data.get("name"), "") or None
             match_id = data.get("match")
             if not isinstance(match_id, str):
                 raise ProtocolError("bad_message", "'match' must be a match id")
             candidate = await rooms.get(match_id)
-            key = candidate.authenticate(token)
-            await candidate.attach(conn, key, _clean_name(name, "") or None)
+            await candidate.attach(conn, token, name)
             room = candidate
         except ProtocolError as err:
             conn.send(_plain_error(err.code, err.message, req_id))
@@ -550,7 +523,7 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         agent = data.get("agent")
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
-        await room.set_ai(key, agent, by=key, host=False)
+        await room.set_ai(key, agent, by=key, host=False, conn=conn, req_id=req_id)
     elif kind == "takeover":
         seat = data.get("seat")
         if not isinstance(seat, int) or isinstance(seat, bool):
@@ -558,9 +531,9 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         agent = data.get("agent")
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
-        await room.set_ai(seat, agent, by=key, host=False)
+        await room.set_ai(seat, agent, by=key, host=False, conn=conn, req_id=req_id)
     elif kind == "reclaim":
-        await room.reclaim(key)
+        await room.reclaim(key, conn, req_id)
     elif kind == "hello":
         raise ProtocolError("already_joined", "this connection has already joined a match")
     else:

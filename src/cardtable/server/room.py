@@ -33,16 +33,16 @@ from typing import Any
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Game, IllegalAction, State
 from cardtable.registry import load_game
+from cardtable.server.errors import ProtocolError
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.store import MatchRow, SeatRow, Store
+from cardtable.server.validate import is_match_id
 from cardtable.server.views import (
     Key,
     card_names,
     dumps,
-    has_card_token,
     redact,
     redact_json,
-    redact_tokens,
     view_for,
 )
 from cardtable.server.workers import PoolBusy, SearchJob, SearchPool, default_workers
@@ -50,20 +50,10 @@ from cardtable.server.workers import PoolBusy, SearchJob, SearchPool, default_wo
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 2
+PROTOCOL_REVISION = 3
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
-seats and ``POST /api/matches/{id}/join``."""
-
-
-class ProtocolError(Exception):
-    """A refused request: ``code`` is the typed reason, ``message`` says why."""
-
-    def __init__(self, code: str, message: str, *, rule: str | None = None, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.rule = rule
-        self.status = status
+seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
+claims a seat by its invite link (``token`` in ``welcome``)."""
 
 
 def hash_token(token: str) -> str:
@@ -130,7 +120,8 @@ class Settings:
     ai_workers: int = field(default_factory=default_workers)
     """Worker processes searching AI moves and hints; 0 searches in a thread of the server."""
     max_queued_searches: int = 8
-    """Searches running or waiting beyond which a hint is refused with ``busy`` (AI moves wait)."""
+    """Hints running or waiting beyond which another hint is refused with ``busy``; AI moves
+    are counted apart and never refused (they wait their turn), so they never make a hint busy."""
     allowed_origins: tuple[str, ...] = ()
     """Browser origins (``https://example.org``) allowed besides the server's own."""
     allowed_hosts: tuple[str, ...] = ()
@@ -167,8 +158,9 @@ class Connection:
 @dataclass
 class SeatState:
     row: SeatRow
+    gone_since: float
+    """When the seat's last connection went (or the match was loaded), on :attr:`Settings.clock`."""
     connections: set[Connection] = field(default_factory=set)
-    gone_since: float = field(default_factory=time.monotonic)
     agent_seed: int = field(default_factory=lambda: secrets.randbits(31))
     """Seeds the seat's AI: its move at seq ``n`` is searched with a seed made of this and ``n``."""
 
@@ -179,12 +171,11 @@ class LogLine:
     seat: int
     text: str
     note: str
-    per_key: dict[Key, tuple[str, str]] | None = None
-    """Redacted (text, note) per recipient, when the raw ones name a card."""
 
     def for_key(self, key: Key) -> dict[str, JSON]:
-        text, note = (self.text, self.note) if self.per_key is None else self.per_key[key]
-        return {"seq": self.seq, "seat": self.seat, "move": text, "note": note}
+        """The line as sent to ``key``: the same for everybody, since a game's events
+        are public (:class:`cardtable.protocol.Event`)."""
+        return {"seq": self.seq, "seat": self.seat, "move": self.text, "note": self.note}
 
 
 class Room:
@@ -201,7 +192,7 @@ class Room:
         self.game: Game = shared_game(row.game, row.config)
         self.cards = card_names(self.game)
         self.state: State = self.game.new_state(seed=row.seed)
-        self.seats = [SeatState(s) for s in row.seats]
+        self.seats = [SeatState(s, gone_since=settings.clock.now()) for s in row.seats]
         self.spectators: set[Connection] = set()
         self.lock = asyncio.Lock()
         self.log: list[LogLine] = []
@@ -213,10 +204,8 @@ class Room:
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
-            before = self._before_texts(self.state.action_to_string(action))
             event = self.state.apply_action(action)
-            self._views = {}
-            self.log.append(self._log_line(seq, event.player, event.text, event.note, before))
+            self.log.append(LogLine(seq, event.player, event.text, event.note))
         self._views = {}
 
     # --- projections ---------------------------------------------------------
@@ -232,50 +221,10 @@ class Room:
         """The view of ``key`` at the current seq, and its JSON text (cached)."""
         cached = self._views.get(key)
         if cached is None:
-            if key is None:
-                v = view_for(self.state, None, lambda s: self.view(s)[0])
-            else:
-                v = self.state.view(key)
+            v = view_for(self.state, key)
             cached = (v, dumps(v))
             self._views[key] = cached
         return cached
-
-    def _before_texts(self, text: str) -> dict[Key, str]:
-        """View texts of the state before a move: the cached ones, plus every
-        seat's when the move's text names a card (needed to redact it)."""
-        before = {k: v[1] for k, v in self._views.items()}
-        if has_card_token(text, self.cards):
-            for s in range(self.game.num_players):
-                if s not in before:
-                    before[s] = self.view(s)[1]
-        return before
-
-    def _log_line(self, seq: int, seat: int, text: str, note: str, before: dict[Key, str]) -> LogLine:
-        """A log line with its text and note redacted per recipient: a card may be
-        named to a seat that sees it before or after the move, and to spectators
-        if every seat sees it before, or every seat after (public knowledge)."""
-        line = LogLine(seq, seat, text, note)
-        if not (has_card_token(text, self.cards) or has_card_token(note, self.cards)):
-            return line
-        seats = range(self.game.num_players)
-        after = {s: self.view(s)[1] for s in seats}
-        line.per_key = {}
-        for s in seats:
-            seen = (before.get(s, ""), after[s])
-            line.per_key[s] = (redact(text, self.cards, seen), redact(note, self.cards, seen))
-        befores = [before.get(s) for s in seats]
-
-        def public(raw: str) -> str:
-            def visible(tok: str) -> bool:
-                quoted = f'"{tok}"'
-                if all(quoted in after[s] for s in seats):
-                    return True
-                return all(b is not None and quoted in b for b in befores)
-
-            return redact_tokens(raw, self.cards, visible)
-
-        line.per_key[None] = (public(text), public(note))
-        return line
 
     def redact_for(self, key: Key, text: str) -> str:
         return redact(text, self.cards, (self.view(key)[1],))
@@ -415,37 +364,64 @@ class Room:
             raise ProtocolError("auth_failed", "this token is not a seat of this match", status=403)
         return found
 
+    def check_token(self, key: Key, token: str | None) -> None:
+        """Refuse ``token`` unless it is still seat ``key``'s (lock held): an HTTP
+        request authenticates before it waits for the lock, and a claim may have
+        voided its invite token meanwhile.  ``None`` (a websocket, seated by
+        :meth:`attach` under the lock) is not checked again."""
+        if token is not None and self.authenticate(token) != key:
+            raise ProtocolError("auth_failed", "this token is not a seat of this match", status=403)
+
     def is_host(self, token: str | None) -> bool:
         return token is not None and hmac.compare_digest(hash_token(token), self.row.host_hash)
 
-    async def attach(self, conn: Connection, key: Key, name: str | None) -> None:
+    async def attach(self, conn: Connection, token: str | None, name: str | None) -> None:
+        """Seat ``conn`` by its ``token`` (or as a spectator).  The first to come with
+        an unclaimed seat's invite token claims the seat: it is stored under
+        ``name`` with a fresh token, sent in the ``welcome``, and the invite token
+        stops working (the token is checked under the lock, so one claim wins)."""
         async with self.lock:
-            conn.key = key
-            conn.room = self
-            changed = False
-            if key is None:
-                self.spectators.add(conn)
-            else:
-                seat = self.seats[key]
-                was_connected = bool(seat.connections)
-                seat.connections.add(conn)
-                changed = not was_connected
-                if not seat.row.claimed:
-                    seat.row.claimed = True
-                    if name:
-                        seat.row.name = name
-                    await self.store.update_seat(self.id, seat.row)
-                    changed = True
-            conn.send(dumps({
+            key = self.authenticate(token)
+            welcome: dict[str, JSON] = {
                 "type": "welcome",
                 "v": PROTOCOL_VERSION,
                 "seq": self.seq,
                 "you": key,
                 "role": "spectator" if key is None else "player",
-            }))
+            }
+            changed = False
+            if key is not None:
+                seat = self.seats[key]
+                if not seat.row.claimed:
+                    welcome["token"] = await self._claim(seat, name)
+                    changed = True
+                changed = changed or not seat.connections
+                seat.connections.add(conn)
+            else:
+                self.spectators.add(conn)
+            conn.key = key
+            conn.room = self
+            conn.send(dumps(welcome))
             conn.send(self.state_message(key))
             if changed:
                 self.broadcast(lambda k: self.seats_message())
+
+    async def _claim(self, seat: SeatState, name: str | None) -> str:
+        """Claim ``seat`` under ``name`` with a fresh token, which is returned; the
+        store is written first, so a failed write changes nothing (lock held)."""
+        token = new_token()
+        row = SeatRow(seat=seat.row.seat, kind=seat.row.kind, name=name or seat.row.name, agent=seat.row.agent,
+                      token_hash=hash_token(token), claimed=True)
+        try:
+            await self.store.update_seat(self.id, row)
+        except Exception as err:  # noqa: BLE001 - reported as a typed error
+            log.exception("match %s: storing a claimed seat failed", self.id)
+            raise ProtocolError("storage", f"the seat could not be stored ({type(err).__name__}); try again",
+                                status=503) from None
+        seat.row.name = row.name
+        seat.row.token_hash = row.token_hash
+        seat.row.claimed = True
+        return token
 
     def detach(self, conn: Connection) -> None:
         key = conn.key
@@ -457,7 +433,7 @@ class Room:
         if conn in seat.connections:
             seat.connections.discard(conn)
             if not seat.connections:
-                seat.gone_since = time.monotonic()
+                seat.gone_since = self.settings.clock.now()
                 self.broadcast(lambda k: self.seats_message())
 
     def connection_count(self) -> int:
@@ -484,11 +460,13 @@ class Room:
             raise ProtocolError("illegal", str(err), rule=err.rule, status=409) from None
 
     async def move(self, key: Key, seq: JSON, move: JSON = None, action: JSON = None,
-                   conn: Connection | None = None, req_id: JSON = None) -> int:
-        """Apply a move from seat ``key``; returns the new seq."""
+                   conn: Connection | None = None, req_id: JSON = None, token: str | None = None) -> int:
+        """Apply a move from seat ``key`` (whose HTTP ``token`` is checked again
+        under the lock: :meth:`check_token`); returns the new seq."""
         if not isinstance(seq, int) or isinstance(seq, bool):
             raise ProtocolError("bad_message", "a move needs 'seq': the seq of the state it was chosen in")
         async with self.lock:
+            self.check_token(key, token)
             if key is None:
                 raise ProtocolError("not_a_player", "spectators cannot move", status=403)
             if self.broken:
@@ -528,7 +506,6 @@ class Room:
             log.exception("match %s: storing move %s failed", self.id, new_seq)
             raise ProtocolError("storage", f"the move could not be stored ({type(err).__name__}); try again",
                                 status=503) from None
-        before = self._before_texts(text)
         try:
             event = self.state.apply_action(action)
         except Exception:  # pragma: no cover - why_illegal said legal
@@ -536,7 +513,7 @@ class Room:
             log.exception("match %s: stored move %s did not apply", self.id, new_seq)
             raise ProtocolError("internal", self.broken, status=500) from None
         self._views = {}
-        line = self._log_line(new_seq, event.player, event.text, event.note, before)
+        line = LogLine(new_seq, event.player, event.text, event.note)
         self.log.append(line)
         if conn is not None:
             ack: dict[str, JSON] = {"type": "ack", "seq": new_seq}
@@ -622,44 +599,73 @@ class Room:
                     return
 
     # --- seats -------------------------------------------------------------------
-    async def set_ai(self, seat_no: int, agent: str | None, *, by: Key, host: bool) -> None:
-        """Hand seat ``seat_no`` to an AI (``by`` is the asking seat, or None with ``host``)."""
+    async def set_ai(self, seat_no: int, agent: str | None, *, by: Key, host: bool,
+                     conn: Connection | None = None, req_id: JSON = None, token: str | None = None) -> None:
+        """Hand seat ``seat_no`` to an AI: its own player (``by``) may at any time;
+        another player, or the host (``by`` None with ``host``), only once the
+        seat's player has been gone for the grace time — the host may also fill a
+        seat nobody has claimed yet.  ``conn`` gets the ``seats`` answer with ``req_id``;
+        the HTTP ``token`` of ``by`` is checked again under the lock (:meth:`check_token`)."""
         if agent is not None and agent not in agent_names(self.game.name):
             raise ProtocolError("bad_agent", f"unknown agent {agent!r}; choose from: "
                                 f"{', '.join(agent_names(self.game.name))}")
         async with self.lock:
+            self.check_token(by, token)
             if not 0 <= seat_no < self.game.num_players:
                 raise ProtocolError("bad_seat", f"seat must be 0..{self.game.num_players - 1}")
+            if self.finished:
+                raise ProtocolError("match_over", "the match is over: its seats no longer change", status=409)
             seat = self.seats[seat_no]
             if seat.row.kind == "ai":
                 raise ProtocolError("seat_is_ai", f"seat {seat_no} is already played by an AI", status=409)
-            if not host and by != seat_no:
-                if by is None:
+            if by != seat_no:
+                if by is None and not host:
                     raise ProtocolError("not_a_player", "spectators cannot hand seats to the AI", status=403)
-                if seat.connections:
-                    raise ProtocolError("seat_connected", f"seat {seat_no}'s player is still connected", status=409)
-                gone = time.monotonic() - seat.gone_since
-                if gone < self.settings.takeover_grace:
-                    wait = self.settings.takeover_grace - gone
-                    raise ProtocolError("too_early", f"seat {seat_no}'s player left {gone:.0f} s ago; "
-                                        f"an AI may take over in {wait:.0f} s", status=409)
+                if not (host and not seat.row.claimed):
+                    self._check_absent(seat)
             seat.row.kind = "ai"
             seat.row.agent = agent or default_agent(self.game.name)
             await self.store.update_seat(self.id, seat.row)
-            self.broadcast(lambda k: self.seats_message())
+            self._announce_seats(conn, req_id)
             self.schedule_ai()
 
-    async def reclaim(self, key: Key) -> None:
-        """The seat's own player takes it back from the AI."""
+    def _check_absent(self, seat: SeatState) -> None:
+        """Refuse to displace a seat's player who is connected, or left less than
+        the grace time ago."""
+        if seat.connections:
+            raise ProtocolError("seat_connected", f"seat {seat.row.seat}'s player is still connected", status=409)
+        gone = self.settings.clock.now() - seat.gone_since
+        if gone < self.settings.takeover_grace:
+            wait = self.settings.takeover_grace - gone
+            raise ProtocolError("too_early", f"seat {seat.row.seat}'s player left {gone:.0f} s ago; "
+                                f"an AI may take over in {wait:.0f} s", status=409)
+
+    def _announce_seats(self, conn: Connection | None, req_id: JSON) -> None:
+        """Send everyone the seats; the asking connection's copy carries ``req_id``."""
+        text = self.seats_message()
+        reply = text
+        if req_id is not None:
+            reply = text[:-1] + ',"id":' + dumps(req_id) + "}"
+        for k in self.keys:
+            for c in list(self.connections_of(k)):
+                c.send(reply if c is conn else text)
+
+    async def reclaim(self, key: Key, conn: Connection | None = None, req_id: JSON = None,
+                      token: str | None = None) -> None:
+        """The seat's own player takes it back from the AI (an HTTP ``token``
+        checked again under the lock)."""
         async with self.lock:
+            self.check_token(key, token)
             if key is None:
                 raise ProtocolError("not_a_player", "spectators have no seat to reclaim", status=403)
+            if self.finished:
+                raise ProtocolError("match_over", "the match is over: its seats no longer change", status=409)
             seat = self.seats[key]
             if seat.row.kind != "ai":
                 raise ProtocolError("seat_is_human", "you already play this seat", status=409)
             seat.row.kind = "human"
             await self.store.update_seat(self.id, seat.row)
-            self.broadcast(lambda k: self.seats_message())
+            self._announce_seats(conn, req_id)
 
     async def join(self, seat_no: int | None, name: str | None) -> tuple[int, str]:
         """Give a newcomer a free open seat (``seat_no``, or the lowest one free):
@@ -688,23 +694,13 @@ class Room:
                     raise ProtocolError("invite_only", f"seat {seat_no} is by invitation only", status=403)
                 if not self.is_open(seat):
                     raise ProtocolError("seat_taken", f"seat {seat_no} is already taken", status=409)
-            token = new_token()
-            row = SeatRow(seat=seat.row.seat, kind=seat.row.kind, name=name or seat.row.name, agent=seat.row.agent,
-                          token_hash=hash_token(token), claimed=True)
-            try:
-                await self.store.update_seat(self.id, row)
-            except Exception as err:  # noqa: BLE001 - reported as a typed error
-                log.exception("match %s: storing a joined seat failed", self.id)
-                raise ProtocolError("storage", f"the seat could not be stored ({type(err).__name__}); try again",
-                                    status=503) from None
-            seat.row.name = row.name
-            seat.row.token_hash = row.token_hash
-            seat.row.claimed = True
+            token = await self._claim(seat, name)
             self.broadcast(lambda k: self.seats_message())
             return seat.row.seat, token
 
     # --- hints and replays ----------------------------------------------------------
-    async def hint(self, key: Key, agent_name: str | None = None) -> dict[str, JSON]:
+    async def hint(self, key: Key, agent_name: str | None = None, token: str | None = None) -> dict[str, JSON]:
+        """A suggested move for seat ``key`` (its HTTP ``token`` checked again under the lock)."""
         if key is None:
             raise ProtocolError("not_a_player", "spectators get no hints", status=403)
         if not self.row.options.get("hints", False):
@@ -714,6 +710,7 @@ class Room:
             raise ProtocolError("bad_agent", f"unknown agent {name!r}; choose from: "
                                 f"{', '.join(agent_names(self.game.name))}")
         async with self.lock:
+            self.check_token(key, token)
             if self.finished:
                 raise ProtocolError("match_over", "the match is over", status=409)
             if self.state.current_player() != key:
@@ -731,7 +728,6 @@ class Room:
         """The match as ``key`` saw it: the first view, then every move with the view after it."""
         state = self.game.new_state(seed=self.row.seed)
         steps: list[dict[str, JSON]] = [{"seq": 0, "view": view_for(state, key)}]
-        # (public views computed from the replayed state's own seat views)
         for line, action in zip(list(self.log), list(self.state.history)):
             state.apply_action(action)
             steps.append({"seq": line.seq, "event": line.for_key(key), "view": view_for(state, key)})
@@ -739,9 +735,9 @@ class Room:
 
 
 def _rule_of(reason: str) -> str | None:
-    from cardtable.protocol import _rule_id
+    from cardtable.protocol import rule_id
 
-    return _rule_id(reason)
+    return rule_id(reason)
 
 
 class Rooms:
@@ -754,6 +750,8 @@ class Rooms:
         self.searches = SearchPool(settings.ai_workers, settings.max_queued_searches)
         self.rooms: dict[str, Room] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self.sweeps = 0
+        """Idle sweeps done so far (tests wait on it rather than on time)."""
         self._loading: dict[str, asyncio.Lock] = {}
         self.moves_handled = 0
         self.move_seconds: collections.deque[float] = collections.deque(maxlen=20000)
@@ -776,7 +774,7 @@ class Rooms:
                 "move_ms_p90": pct(0.9), "move_ms_p99": pct(0.99), "move_ms_max": round(1000 * times[-1], 3)}
 
     async def get(self, match_id: str) -> Room:
-        if not isinstance(match_id, str) or not 1 <= len(match_id) <= 40:
+        if not is_match_id(match_id):
             raise ProtocolError("no_such_match", "no match has this id", status=404)
         room = self.rooms.get(match_id)
         if room is not None and not room.broken:
@@ -828,6 +826,7 @@ class Rooms:
         while True:
             await asyncio.sleep(self.settings.room_sweep_seconds)
             self.evict_idle()
+            self.sweeps += 1
 
     async def close(self) -> None:
         """Stop the sweeper and the worker pool."""

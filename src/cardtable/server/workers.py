@@ -69,21 +69,37 @@ def _context() -> multiprocessing.context.BaseContext:
 
 class SearchPool:
     """Runs :class:`SearchJob`\\ s: in ``workers`` processes, or in a thread when
-    ``workers`` is 0.  At most ``max_queued`` jobs wait or run at a time for
-    callers that may be refused (hints); AI moves always wait their turn."""
+    ``workers`` is 0.
+
+    Hints and AI moves are counted apart (:attr:`hints`, :attr:`moves`: searches
+    running or waiting).  A hint is refused (:class:`PoolBusy`) when ``max_queued``
+    hints are already running or waiting; AI moves always wait their turn and do
+    not count against hints, so many AI-only matches never make a hint busy."""
 
     def __init__(self, workers: int, max_queued: int) -> None:
         self.workers = workers
         self.max_queued = max_queued
-        self.pending = 0
+        self.hints = 0
+        """Hints running or waiting."""
+        self.moves = 0
+        """AI moves running or waiting."""
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         if workers > 0:
             self._executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=_context())
 
+    @property
+    def pending(self) -> int:
+        """Searches running or waiting, of both kinds."""
+        return self.hints + self.moves
+
     async def run(self, job: SearchJob, *, refusable: bool = False) -> int:
-        if refusable and self.pending >= self.max_queued:
-            raise PoolBusy(f"the server is busy with {self.pending} searches; ask again in a moment")
-        self.pending += 1
+        """The job's action; ``refusable`` marks a hint (refused when too many wait)."""
+        if refusable and self.hints >= self.max_queued:
+            raise PoolBusy(f"the server is busy with {self.hints} hints; ask again in a moment")
+        if refusable:
+            self.hints += 1
+        else:
+            self.moves += 1
         try:
             if self._executor is None:
                 return await asyncio.to_thread(run_search, job)
@@ -91,7 +107,10 @@ class SearchPool:
             result: Any = await loop.run_in_executor(self._executor, run_search, job)
             return int(result)
         finally:
-            self.pending -= 1
+            if refusable:
+                self.hints -= 1
+            else:
+                self.moves -= 1
 
     def shutdown(self) -> None:
         if self._executor is not None:

@@ -10,9 +10,9 @@
   ``[-1, 1]``, plus a small margin term so that the search still prefers larger
   wins (or smaller defeats) when the match is already decided; at the end of the
   match ``0.9 * sign(d) + 0.1 * tanh(d / 50)``.
-* **Play-out policy**: the heuristic bot's own policy
-  (:mod:`cardtable.agents.knowledge.lost_cities_policy`, the same decisions computed
-  from a sampled state's card sets).  The searching seat plays the ``bold`` style
+* **Play-out policy**: the heuristic bot itself
+  (:func:`cardtable.agents.lost_cities.policy_action`, called on the sampled state,
+  whose accessors give the card sets the bot otherwise parses from its view).  The searching seat plays the ``bold`` style
   (:data:`~cardtable.agents.lost_cities.STYLES`: it beats the baseline in about 62 %
   of matches), the opponent is modelled as the baseline ``steady`` heuristic.  The
   flat search (``mode="pimc"``) thus estimates, for each candidate move, the
@@ -28,12 +28,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
-from cardtable.agents.knowledge.lost_cities_policy import policy_action, ranked_moves
-from cardtable.agents.lost_cities import STYLES
+from cardtable.agents.lost_cities import STYLES, ViewTable, policy_action, ranked_moves
+from cardtable.games.lost_cities import LostCitiesState
 from cardtable.protocol import State
 
 OWN_STYLE: Final = STYLES["bold"]
@@ -69,21 +69,20 @@ class LostCitiesKnowledge(Knowledge):
     explore more, so that no move is starved after a few unlucky play-outs."""
 
     def round_of(self, state: State) -> int:
-        rr: Any = getattr(state, "_rr")
-        return int(rr[0])
+        assert isinstance(state, LostCitiesState)
+        return state.round_index
 
     def cutoff(self, state: State, root_round: int) -> bool:
-        s: Any = state
-        return bool(s._cur < 0 or s._rr[0] != root_round)
+        assert isinstance(state, LostCitiesState)
+        return state.is_terminal() or state.round_index != root_round
 
     def evaluate(self, state: State) -> list[float]:
-        s: Any = state
-        rr = s._rr
-        totals = rr[2]
+        assert isinstance(state, LostCitiesState)
+        totals = state.match_totals
         d = totals[0] - totals[1]
-        left = self.game.config.rounds - len(rr[3])
+        left = self.game.config.rounds - state.rounds_played
         margin = math.tanh(d / MARGIN_SCALE)
-        if s._cur < 0 or left <= 0:
+        if state.is_terminal() or left <= 0:
             win = 1.0 if d > 0 else -1.0 if d < 0 else 0.0
         else:
             win = math.erf(d / (self.sigma * math.sqrt(2.0 * left)))
@@ -100,6 +99,7 @@ class LostCitiesKnowledge(Knowledge):
         return self.margin_kept
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
+        assert isinstance(state, LostCitiesState)
         return policy_action(state, OPPONENT_STYLE)
 
     def rollout_for(self, me: int) -> Callable[[State, random.Random], int]:
@@ -108,16 +108,16 @@ class LostCitiesKnowledge(Knowledge):
         styles = (OWN_STYLE, OPPONENT_STYLE) if me == 0 else (OPPONENT_STYLE, OWN_STYLE)
 
         def act(state: State, rng: random.Random) -> int:
-            return policy_action(state, styles[getattr(state, "_cur")])
+            assert isinstance(state, LostCitiesState)
+            return policy_action(state, styles[state.current_player()])
 
         return act
 
     def prior(self, obs: Observation, seed: int) -> int | None:
-        """:data:`OWN_STYLE`'s move, computed on a world sampled from ``obs`` (the policy
-        reads only what the seat to move sees, which every such world shares)."""
+        """:data:`OWN_STYLE`'s move: the heuristic on the seat's view."""
         if len(obs.legal_actions) < 2:
             return None
-        move = policy_action(self.sample_world(obs, random.Random(seed)), OWN_STYLE)
+        move = policy_action(ViewTable(obs.view), OWN_STYLE)
         return move if move in obs.legal_actions else None
 
     def candidates(self, obs: Observation, rng: random.Random) -> list[int]:
@@ -126,7 +126,9 @@ class LostCitiesKnowledge(Knowledge):
         Computed on a sampled world: the policy reads only what the seat to move
         sees (its hand, the table, the opponent's hand size and known cards),
         which every world consistent with ``obs`` shares."""
-        ranked = ranked_moves(self.sample_world(obs, rng), OWN_STYLE)
+        world = self.sample_world(obs, rng)
+        assert isinstance(world, LostCitiesState)
+        ranked = ranked_moves(world, OWN_STYLE)
         legal = set(obs.legal_actions)
         moves = [a for _, a in ranked if a in legal]
         return moves[: self.candidates_kept] or list(obs.legal_actions)

@@ -32,9 +32,10 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 from cardtable.agents.knowledge import Knowledge
+from cardtable.games.lost_ranks import LostRanks, LostRanksState
 from cardtable.protocol import Game, State
 
 # Per-round (points of one army, points of the other): heuristic self-play, 4 players,
@@ -150,20 +151,19 @@ def _keep(card: int, army: int, trump: int, two: bool) -> float:
     return 0.05 * (card % 13) + (0.4 if card // 13 == trump else 0.0)
 
 
-def _policy(s: Any, legal: list[int], rng: random.Random) -> int:
+def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
     """The play-out move: a fast, soldier-aware version of the heuristic on a sampled world
     (every hand is read from the world, so each seat sees who can still beat a card)."""
-    p = s._to_move
-    armies = s._armies
+    p = s.current_player()
+    armies = s.armies
     army = armies[p]
-    trump = s._trump_suit
-    trick = s._trick
-    two = s._two
+    trump = s.trump_suit
+    trick = s.trick
+    n = len(armies)
     if not trick:
-        return _lead(s, legal, rng, p, army, trump, two)
-    led = s._led
-    n = s._n
-    hands = s._hands
+        return _lead(s, legal, rng, p, army, trump, n == 2)
+    two = n == 2
+    led = s.led_suit
     cards = 0
     best = -1
     winner = -1
@@ -172,6 +172,7 @@ def _policy(s: Any, legal: list[int], rng: random.Random) -> int:
         k = _key(c, led, trump)
         if k > best:
             best, winner = k, seat
+    hands = s.hand_masks
     after = [(p + i) % n for i in range(1, n - len(trick))]
     pick = legal[0]
     top = -1e9
@@ -203,16 +204,16 @@ def _enemy_jack(card: int, army: int, trump: int) -> bool:
     return card != _SPY and card % 13 == _JACK and _SUIT_COLOUR[card // 13] == _SUIT_COLOUR[trump] != army
 
 
-def _answer_best(s: Any, opp: int, suit: int, trump: int, hand_first: bool) -> int:
+def _answer_best(s: LostRanksState, opp: int, suit: int, trump: int, hand_first: bool) -> int:
     """The best key ``opp`` can answer a lead of ``suit`` with: from the real hand when
     ``hand_first`` (else from the phantom deck), the other source when that one is empty (LR-13)."""
-    hand, phantom = s._hands[opp], s._phantoms[opp]
+    hand, phantom = s.hand_mask(opp), s.phantom_cards(opp)
     if hand_first:
         return _hand_best(hand, suit, trump) if hand else _phantom_best(phantom, suit, trump)
     return _phantom_best(phantom, suit, trump) if phantom else _hand_best(hand, suit, trump)
 
 
-def _lead(s: Any, legal: list[int], rng: random.Random, p: int, army: int, trump: int, two: bool) -> int:
+def _lead(s: LostRanksState, legal: list[int], rng: random.Random, p: int, army: int, trump: int, two: bool) -> int:
     """A lead: Command of Two sheds an enemy active Jack where the answer cannot take it
     (LR-11, LR-13); otherwise a random plain card (the source drawn at random)."""
     cards = [a - _PHANTOM if a >= _PHANTOM else a for a in legal]
@@ -221,8 +222,8 @@ def _lead(s: Any, legal: list[int], rng: random.Random, p: int, army: int, trump
         for a, c in zip(legal, cards):
             if a != _DRAW and _enemy_jack(c, army, trump) and _answer_best(s, opp, c // 13, trump, a >= _PHANTOM) < 0:
                 return a
-        if _DRAW in legal and not s._pending:
-            for c in s._phantoms[p][:2]:
+        if _DRAW in legal and not s.drawn_pair:
+            for c in s.phantom_cards(p)[:2]:
                 if _enemy_jack(c, army, trump) and _answer_best(s, opp, c // 13, trump, True) < 0:
                     return _DRAW
             if rng.random() < 0.4:
@@ -250,12 +251,11 @@ class MatchOdds:
     ``b`` after ``rounds`` finished rounds (LR-17/LR-18; ties count half)."""
 
     def __init__(self, game: Game) -> None:
-        cfg: Any = game.config
-        self.two = cfg.players == 2
-        g: Any = game
-        self.target: int | None = g.target
-        self.max_rounds: int | None = g.max_rounds
-        self.dist = _distribution(_ROUND_POINTS_2 if self.two else _ROUND_POINTS_4, bool(cfg.force_strength))
+        assert isinstance(game, LostRanks)
+        self.two = game.config.players == 2
+        self.target: int | None = game.target
+        self.max_rounds: int | None = game.max_rounds
+        self.dist = _distribution(_ROUND_POINTS_2 if self.two else _ROUND_POINTS_4, game.config.force_strength)
         self.win = lru_cache(maxsize=None)(self._win)
 
     def _due(self, a: int, b: int, rounds: int) -> bool:
@@ -297,30 +297,31 @@ class LostRanksKnowledge(Knowledge):
         self.odds = MatchOdds(game)
 
     def round_of(self, state: State) -> int:
-        s: Any = state
-        return int(s._round)
+        assert isinstance(state, LostRanksState)
+        return state.round_index
 
     def cutoff(self, state: State, root_round: int) -> bool:
-        s: Any = state
-        return bool(s._outcome >= 0 or s._round != root_round)
+        assert isinstance(state, LostRanksState)
+        return state.is_terminal() or state.round_index != root_round
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
         legal = state.legal_actions()
         if len(legal) == 1 or rng.random() < EPSILON:
             return legal[int(rng.random() * len(legal))]
+        assert isinstance(state, LostRanksState)
         return _policy(state, legal, rng)
 
     def evaluate(self, state: State) -> list[float]:
-        s: Any = state
-        red, black = s._totals
+        assert isinstance(state, LostRanksState)
+        red, black = state.army_totals
         margin = 0.1 * math.tanh((red - black) / 4.0)
-        if s._outcome >= 0:
+        armies = state.armies
+        if state.is_terminal():
             ret = state.returns()
-            armies = s._armies
             return [0.9 * r + (margin if armies[i] == 0 else -margin) for i, r in enumerate(ret)]
-        if s._tiebreaks:
+        if state.tiebreak_rounds:
             p_red = self.odds.tiebreak(red, black)
         else:
-            p_red = self.odds.win(red, black, len(s._round_scores))
+            p_red = self.odds.win(red, black, state.rounds_played)
         v_red = 0.9 * (2.0 * p_red - 1.0) + margin
-        return [v_red if a == 0 else -v_red for a in s._armies]
+        return [v_red if a == 0 else -v_red for a in armies]

@@ -18,10 +18,11 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from cardtable.agents.knowledge import Knowledge
 from cardtable.cards import bit_list as _bits
+from cardtable.games.rank import RankState
 from cardtable.protocol import State
 
 _ESCAPES: Final = sum(1 << (s * 13 + r) for s in range(4) for r in (11, 12)) | (1 << 52)
@@ -55,12 +56,12 @@ class RankKnowledge(Knowledge):
         return values
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
-        s: Any = state
-        mask = s._mask
+        assert isinstance(state, RankState)
+        mask = state.legal_mask
         if not mask & (mask - 1):
             return int(mask.bit_length() - 1)
         plain = mask & _PLAIN
-        if plain and not s._anti and rng.random() >= EPSILON:
+        if plain and not state.anti_rank and rng.random() >= EPSILON:
             mask = plain
         options = _bits(mask)
         return options[int(rng.random() * len(options))]

@@ -20,17 +20,11 @@ const EN = {
   // lobby
   new_match: "New match", your_name: "Your name", name_placeholder: "e.g. Anna", game: "Game",
   n_players: "{n} players", players_range: "{lo}–{hi} players", players: "Players",
-  "about_lost-cities": "Two explorers, five expeditions: place rising cards, discard, draw.",
-  "about_lost-ranks": "Trick-taking rescue mission: 2 vs 2, or a duel with phantom decks.",
-  about_rank: "Russian shedding game: play a card one rank away; don't be the last one holding cards.",
-  opt_colors: "Expeditions", colors_5: "5 colours", colors_6: "6 colours (with purple)", opt_rounds: "Rounds",
-  opt_players: "Players", lr_four: "4 players (2 vs 2)", lr_two: "2 players (Command of Two)",
-  opt_force_strength: "Force Strength: +1 to the army that captures more non-Lost cards",
-  opt_longer_game: "Longer game", human_you: "you (human)", who_plays: "who plays", ai_level: "AI level",
+  human_you: "you (human)", who_plays: "who plays", ai_level: "AI level",
   kind_ai: "AI", kind_human: "Friend (invite link)", gets_invite: "gets an invite link",
   listed: "Show in “Open matches” (anyone can watch)", create_match: "Create match",
   create_failed: "The match could not be created: {why}",
-  invites_title: "Invite your friends", copied: "Copied ✓", copy: "Copy",
+  invites_title: "Invite your friends", copied: "Copied ✓", copy: "Copy", joined_by: "joined by {name}",
   invites_help: "Send each friend their own link: it is their seat. Then go to the table.",
   go_to_table: "Go to the table", your_matches: "Your matches", no_matches_yet: "No matches yet on this browser.",
   finished: "finished", your_turn: "your turn", waiting_for: "waiting for {name}", vs: "vs {who}",
@@ -175,17 +169,11 @@ const RU = {
   no_rounds_yet: "Ни один раунд ещё не закончен.",
   new_match: "Новая партия", your_name: "Ваше имя", name_placeholder: "например, Анна", game: "Игра",
   n_players: ["{n} игрок", "{n} игрока", "{n} игроков"], players_range: "{lo}–{hi} игроков", players: "Игроки",
-  "about_lost-cities": "Два исследователя, пять экспедиций: выкладывайте карты по возрастанию, сбрасывайте, берите.",
-  "about_lost-ranks": "Взятки ради спасения солдат: 2 на 2 или дуэль с фантомными колодами.",
-  about_rank: "Русская игра на сброс: кладите карту на ранг выше или ниже; не останьтесь последним с картами.",
-  opt_colors: "Экспедиции", colors_5: "5 цветов", colors_6: "6 цветов (с фиолетовым)", opt_rounds: "Раунды",
-  opt_players: "Игроки", lr_four: "4 игрока (2 на 2)", lr_two: "2 игрока (командование двоих)",
-  opt_force_strength: "Сила войска: +1 армии, взявшей больше обычных карт",
-  opt_longer_game: "Длинная партия", human_you: "вы (человек)", who_plays: "кто играет", ai_level: "уровень ИИ",
+  human_you: "вы (человек)", who_plays: "кто играет", ai_level: "уровень ИИ",
   kind_ai: "ИИ", kind_human: "Друг (по ссылке)", gets_invite: "получит ссылку-приглашение",
   listed: "Показать в «Открытых партиях» (смотреть может любой)", create_match: "Создать партию",
   create_failed: "Не удалось создать партию: {why}",
-  invites_title: "Пригласите друзей", copied: "Скопировано ✓", copy: "Копировать",
+  invites_title: "Пригласите друзей", copied: "Скопировано ✓", copy: "Копировать", joined_by: "занято: {name}",
   invites_help: "Отправьте каждому другу его ссылку — это его место за столом. Затем переходите к столу.",
   go_to_table: "К столу", your_matches: "Ваши партии", no_matches_yet: "В этом браузере партий пока нет.",
   finished: "закончена", your_turn: "ваш ход", waiting_for: "ждём: {name}", vs: "против: {who}",
@@ -392,6 +380,11 @@ export function ordinal(n) {
   if (lang === "ru") return `${n}-й`;
   const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${s}`;
+}
+
+/** A text given in both languages (``{en, ru}``, from the server) in the page's language. */
+export function local(text) {
+  return text ? (text[lang] ?? text.en) : "";
 }
 
 export function gameTitle(name) {

@@ -2,10 +2,10 @@
 // seats anyone may take), resume your matches (their seat tokens are kept in this
 // browser, per match and seat), replay finished ones, join or watch open matches.
 
-import { h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText } from "./util.js";
-import { t, langSwitch, gameTitle, agentLabel } from "./i18n.js";
-
-const GAME_ORDER = ["lost-cities", "lost-ranks", "rank"];
+import {
+  h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
+} from "./util.js";
+import { t, langSwitch, gameTitle, agentLabel, local } from "./i18n.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -13,12 +13,6 @@ export function topbar(extra = []) {
     h("div.topbar-mid", null, extra),
     langSwitch(),
   );
-}
-
-function playerRange(game) {
-  if (game.name === "rank") return [2, 10];
-  if (game.name === "lost-ranks") return [2, 4];
-  return [game.num_players, game.num_players];
 }
 
 export class LobbyPage {
@@ -36,8 +30,7 @@ export class LobbyPage {
     document.title = "cardtable";
     this.render();
     try {
-      this.games = await api("GET", "/api/games");
-      this.games.sort((a, b) => GAME_ORDER.indexOf(a.name) - GAME_ORDER.indexOf(b.name));
+      this.games = await api("GET", "/api/games"); // each with its description (options, players, teams)
     } catch (err) {
       this.error = t("server_unreachable", { why: err.message });
     }
@@ -80,16 +73,15 @@ export class LobbyPage {
     const game = (this.games || []).find((g) => g.name === name);
     this.form.game = name;
     if (!game) return;
-    this.form.config = { ...game.options };
-    if (name === "lost-cities") this.form.config.rounds = game.options.rounds ?? 3;
-    if (name === "rank") this.form.config.players = 2;
+    this.form.config = Object.fromEntries(game.description.options.map((o) => [o.name, o.form_default]));
     this.resizeSeats();
   }
 
   players() {
     const game = this.game();
     if (!game) return 2;
-    return this.form.config.players ?? game.num_players;
+    const key = game.description.players_option;
+    return key ? this.form.config[key] : game.num_players;
   }
 
   resizeSeats() {
@@ -134,16 +126,20 @@ export class LobbyPage {
     }
   }
 
+  /** Redraw the lobby (its lists change under the person: a timer, another tab);
+   * a field being typed in keeps the focus and the text. */
   render() {
-    const root = clear(this.root);
-    root.className = "page lobby-page";
-    root.append(topbar([h("h1.page-title", null, t("lobby"))]));
-    const main = h("main.lobby");
-    if (this.error) main.append(h("p.error", { role: "alert" }, this.error));
-    main.append(this.newMatchPanel());
-    if (this.created) main.append(this.invitePanel(this.created));
-    main.append(this.yoursPanel(), this.openPanel());
-    root.append(main);
+    keepingFocus(() => {
+      const root = clear(this.root);
+      root.className = "page lobby-page";
+      root.append(topbar([h("h1.page-title", null, t("lobby"))]));
+      const main = h("main.lobby");
+      if (this.error) main.append(h("p.error", { role: "alert" }, this.error));
+      main.append(this.newMatchPanel());
+      if (this.created) main.append(this.invitePanel(this.created));
+      main.append(this.yoursPanel(), this.openPanel());
+      root.append(main);
+    });
   }
 
   newMatchPanel() {
@@ -159,14 +155,14 @@ export class LobbyPage {
     }
     const tiles = h("div.game-tiles", { role: "radiogroup", "aria-label": t("game") });
     for (const g of this.games) {
-      const [lo, hi] = playerRange(g);
+      const { min_players: lo, max_players: hi } = g.description;
       tiles.append(h("button.game-tile", {
         type: "button", role: "radio", "aria-checked": String(g.name === this.form.game), "data-game": g.name,
         class: g.name === this.form.game ? "active" : "",
         onclick: () => { this.selectGame(g.name); this.render(); },
       }, h("span.tile-title", null, gameTitle(g.name)),
       h("span.tile-sub", null, lo === hi ? t("n_players", { n: lo }) : t("players_range", { lo, hi })),
-      h("span.tile-desc", null, t(`about_${g.name}`))));
+      h("span.tile-desc", null, local(g.description.summary))));
     }
     panel.append(tiles);
     panel.append(this.optionsFields());
@@ -183,38 +179,43 @@ export class LobbyPage {
     const g = this.game();
     const box = h("div.options");
     if (!g) return box;
-    const cfg = this.form.config;
-    const select = (key, values, label, fmt = String, after = null) => h("label.field", null, h("span", null, label),
-      h(`select#opt-${key}`, {
-        onchange: (e) => {
-          cfg[key] = Number(e.target.value);
-          if (after) after();
-          this.render();
-        },
-      }, values.map((v) => h("option", { value: v, selected: cfg[key] === v ? true : null }, fmt(v)))));
-    const check = (key, label) => h("label.check", null,
-      h("input", { type: "checkbox", id: `opt-${key}`, checked: Boolean(cfg[key]), onchange: (e) => { cfg[key] = e.target.checked; } }),
-      " ", label);
-    if (g.name === "lost-cities") {
-      box.append(select("colors", [5, 6], t("opt_colors"), (v) => (v === 6 ? t("colors_6") : t("colors_5"))));
-      box.append(select("rounds", [1, 2, 3, 4, 5], t("opt_rounds")));
-    } else if (g.name === "rank") {
-      box.append(select("players", [2, 3, 4, 5, 6, 7, 8, 9, 10], t("opt_players"), String, () => this.resizeSeats()));
-    } else if (g.name === "lost-ranks") {
-      box.append(select("players", [4, 2], t("opt_players"), (v) => (v === 2 ? t("lr_two") : t("lr_four")), () => this.resizeSeats()));
-      box.append(check("force_strength", t("opt_force_strength")));
-      box.append(check("longer_game", t("opt_longer_game")));
+    for (const option of g.description.options) {
+      box.append(h("div.option", { "data-option": option.name }, this.optionControl(g, option),
+        h(`p.opt-help#opt-${option.name}-help`, null, local(option.help))));
     }
     return box;
+  }
+
+  // One option of the game's description: a checkbox, a list of its values, or a number.
+  optionControl(g, option) {
+    const cfg = this.form.config;
+    const key = option.name;
+    const described = { id: `opt-${key}`, "aria-describedby": `opt-${key}-help` };
+    const changed = (value) => {
+      cfg[key] = value;
+      if (key === g.description.players_option) this.resizeSeats();
+      this.render();
+    };
+    if (option.type === "bool") {
+      return h("label.check", null,
+        h("input", { ...described, type: "checkbox", checked: Boolean(cfg[key]), onchange: (e) => { cfg[key] = e.target.checked; } }),
+        " ", local(option.label));
+    }
+    const control = option.values
+      ? h("select", { ...described, onchange: (e) => changed(Number(e.target.value)) },
+        option.values.map((v) => h("option", { value: v.value, selected: cfg[key] === v.value ? true : null }, local(v.label))))
+      : h("input", { ...described, type: "number", min: option.minimum ?? undefined, max: option.maximum ?? undefined, value: cfg[key],
+        onchange: (e) => changed(Number(e.target.value)) });
+    return h("label.field", null, h("span", null, local(option.label)), control);
   }
 
   seatsFields() {
     const g = this.game();
     const box = h("fieldset.seats", null, h("legend", null, t("players")));
     if (!g) return box;
-    const lr4 = g.name === "lost-ranks" && this.players() === 4;
+    const mine = (g.description.teams[this.players()] || []).find((team) => team.includes(0)) || [0];
     this.form.seats.forEach((s, i) => {
-      const label = i === 0 ? t("seat_you", { n: i + 1 }) : t("seat_n", { n: i + 1 }) + (lr4 && i === 2 ? ` (${t("partner")})` : "");
+      const label = i === 0 ? t("seat_you", { n: i + 1 }) : t("seat_n", { n: i + 1 }) + (mine.includes(i) ? ` (${t("partner")})` : "");
       const row = h("div.seat-row", { "data-seat": i }, h("span.seat-label", null, label));
       if (i === 0) {
         row.append(h("span.muted", null, t("human_you")));
@@ -248,11 +249,18 @@ export class LobbyPage {
     const panel = h("section.panel.created", { role: "status" }, h("h2", null, t("invites_title")),
       h("p", null, t("invites_help")));
     const list = h("ul.invites");
+    const info = this.infos[created.id];
     for (const [seat, url] of Object.entries(created.invites)) {
+      const label = h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 }));
+      const s = info && info.seats && info.seats[Number(seat)];
+      if (s && (s.claimed || s.kind === "ai")) { // the link is dead now (auth_failed): say who sits there
+        const who = s.kind === "ai" ? seatName(info, s.seat) : t("joined_by", { name: s.name });
+        list.append(h("li", { "data-seat": seat }, label, h("span.joined", null, who)));
+        continue;
+      }
       const input = h("input.invite-link", { type: "text", readonly: true, value: url, "data-seat": seat, onfocus: (e) => e.target.select() });
-      const open = (created.open || []).includes(Number(seat));
-      list.append(h("li", null, h("span.seat-label", null, t("seat_n", { n: Number(seat) + 1 }),
-        open ? h("span.tag.open", { title: t("gets_open") }, t("open_seat")) : null), input,
+      if ((created.open || []).includes(Number(seat))) label.append(h("span.tag.open", { title: t("gets_open") }, t("open_seat")));
+      list.append(h("li", { "data-seat": seat }, label, input,
         h("button", { type: "button", onclick: (e) => { copyText(url); e.target.textContent = t("copied"); } }, t("copy"))));
     }
     panel.append(list, h("div.actions", null,

@@ -65,6 +65,9 @@ export class Connection {
   handle(msg) {
     switch (msg.type) {
       case "welcome":
+        // claiming a seat by its invite link gives this player a fresh token of their own
+        // (revision 3): reconnect with it, the invite's token no longer works
+        if (typeof msg.token === "string" && msg.token) this.token = msg.token;
         this.onStatus("open", msg);
         break;
       case "state":

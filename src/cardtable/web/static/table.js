@@ -118,6 +118,11 @@ export class TablePage {
       case "welcome":
         this.you = msg.you;
         this.role = msg.role;
+        if (msg.you !== null && typeof msg.token === "string" && msg.token) {
+          // claiming the seat voided the invite's token: the fresh one replaces it
+          if (this.token) saveSeat(this.id, this.token, msg.you);
+          this.token = msg.token;
+        }
         if (msg.you !== null && this.token) {
           this.mine = saveSeat(this.id, this.token, msg.you);
           // the address names the seat, so a reload (or a bookmark) finds this seat again

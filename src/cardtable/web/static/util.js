@@ -48,6 +48,23 @@ export function clear(e) {
   return e;
 }
 
+/** Run `rebuild` (which replaces part of the page) without taking the keyboard away:
+ * the element that had the focus is found again by its id and gets the focus back,
+ * a text field with the text as typed (spaces included) and its caret or selection. */
+export function keepingFocus(rebuild) {
+  const before = document.activeElement;
+  const typed = before && typeof before.selectionStart === "number"
+    ? { value: before.value, start: before.selectionStart, end: before.selectionEnd } : null;
+  rebuild();
+  const again = before && before.id ? document.getElementById(before.id) : null;
+  if (!again || again === before || again.tagName !== before.tagName) return;
+  if (typed && typeof again.selectionStart === "number") {
+    again.value = typed.value;
+    again.setSelectionRange(typed.start, typed.end);
+  }
+  again.focus({ preventScroll: true });
+}
+
 // --- the seats this browser holds (seat tokens stay in localStorage)
 // cardtable.matches = {matchId: {game, created, host, invites, seats: [{seat, token}]}}:
 // one entry per match, and in it every seat this browser was given (a person may
