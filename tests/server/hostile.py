@@ -46,10 +46,12 @@ HELLO_CLOSES = frozenset({"unsupported_version", "no_such_match", "auth_failed",
 def server_error_codes() -> frozenset[str]:
     """Every error code the server's source defines (``ProtocolError("code", …)``
     and the plain errors of the hello phase)."""
-    pattern = re.compile(r'(?:ProtocolError|LimitError|_plain_error)\(\s*"([a-z_]+)"')
+    pattern = re.compile(r'(?:ProtocolError|LimitError|_plain_error)\(\s*"([a-z_]+)"'
+                         r'|\b[45]\d\d: "([a-z_]+)"|if status >= 500 else "([a-z_]+)"')  # + HTTP status codes
     codes: set[str] = set()
     for path in Path(cardtable.server.__file__).parent.glob("*.py"):
-        codes.update(pattern.findall(path.read_text(encoding="utf-8")))
+        for found in pattern.findall(path.read_text(encoding="utf-8")):
+            codes.update(c for c in found if c)
     return frozenset(codes)
 
 
@@ -69,6 +71,8 @@ class Table:
     last: tuple[int, int, int] | None = None
     """(seq the latest move was made at, its seat, its action)."""
     finished: bool = False
+    invites: list[str] = field(default_factory=list)
+    """Invite tokens that stopped working when their seats were claimed."""
 
     def update(self, state: Msg, mover_legal: list[int]) -> None:
         """Take in a ``state`` message (of any key) and the mover's legal actions."""
@@ -166,12 +170,16 @@ class Hostile:
 
     def forged_token(self, table: Table) -> str:
         real = self.pick(table.tokens)
+        if table.invites and self.rng.random() < 0.3:
+            return self.pick(table.invites)
         return self.pick((real[:-1] + ("A" if real[-1] != "A" else "B"), real.upper(), real + "x", real[:8], "",
                           "\ud800" + real, "0" * 32, table.host[::-1], "Bearer " + real, self.pick(ODD_TEXTS)))
 
     def forged_header_token(self, table: Table) -> bytes:
         """A wrong token that HTTP can carry (visible ASCII or Latin-1, no edge spaces)."""
         real = self.pick(table.tokens)
+        if table.invites and self.rng.random() < 0.3:
+            return self.pick(table.invites).encode()
         token = self.pick((real[:-1] + ("A" if real[-1] != "A" else "B"), real.upper(), real + "x", real[:8],
                            "0" * 32, table.host[::-1], "Bearer " + real, real + "\u00e9", "\u00ff" * 5, "x" * 300,
                            "null", "undefined", "%00", real + "," + real))
@@ -323,7 +331,7 @@ class Hostile:
             agent = self.odd_value()
         raw = self.body({} if agent is None else {"agent": agent}) if self.rng.random() < 0.85 else self.bad_body()
         may_answer = (table.mover is not None and label == f"seat{table.mover}"
-                      and agent in ("heuristic", "random", None, ""))
+                      and (agent in ("heuristic", "random", None, "") or not raw.strip()))  # no body: default
         return HttpProbe(f"http:hint:{label}", not may_answer, "POST", f"/api/matches/{table.match}/hint",
                          headers, raw)
 
@@ -742,6 +750,10 @@ class HostileClient:
             msg = await asyncio.wait_for(sock.queue.get(), self.timeout)
             if msg is None or msg.get("type") == "error":
                 raise ConnectionError(f"{via} could not join: {msg}")
+            if msg.get("type") == "welcome" and isinstance(msg.get("token"), str) and token is not None:
+                seat = int(via[4:])  # the seat was claimed: its invite token is dead, this one is ours
+                self.table.invites.append(self.table.tokens[seat])
+                self.table.tokens[seat] = msg["token"]
             if msg.get("type") == "state":
                 break
         self.sockets[via] = sock
