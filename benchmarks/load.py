@@ -233,15 +233,24 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
-SERVER_LOG = {"lines": 0, "tracebacks": 0}
+SERVER_LOG: dict[str, Any] = {"lines": 0, "tracebacks": 0, "errors": {}}
+"""What the started server printed: line and traceback counts, and each
+traceback's last line (the exception) with how often it came."""
 
 
 def _drain(stream: Any) -> None:
     """Read the started server's output to the end: a pipe nobody reads fills up,
     and a server logging the refused inputs then blocks on its next write."""
+    in_traceback = False
     for line in stream:
         SERVER_LOG["lines"] += 1
-        SERVER_LOG["tracebacks"] += line.startswith("Traceback")
+        if line.startswith("Traceback"):
+            SERVER_LOG["tracebacks"] += 1
+            in_traceback = True
+        elif in_traceback and not line.startswith(" "):
+            in_traceback = False
+            errors = SERVER_LOG["errors"]
+            errors[line.strip()[:120]] = errors.get(line.strip()[:120], 0) + 1
 
 
 def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None]:
@@ -360,7 +369,8 @@ def main() -> None:
     if tally is not None:
         print(f"--- {args.hostile} hostile clients beside the bots ---\n{tally.summary()}")
     if proc is not None:
-        print(f"server log: {SERVER_LOG['lines']} lines, {SERVER_LOG['tracebacks']} tracebacks")
+        print(f"server log: {SERVER_LOG['lines']} lines, {SERVER_LOG['tracebacks']} tracebacks "
+              f"{SERVER_LOG['errors'] or ''}")
     client_cpu = sum(r["cpu"] for r in results)
     load = os.getloadavg()
     print(f"bot clients' CPU: {client_cpu:.1f} s ({100 * client_cpu / wall:.0f} % of one core); "
