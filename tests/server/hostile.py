@@ -25,7 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Union
+from typing import Any, Callable, Sequence, TypeVar, Union
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
@@ -34,6 +34,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 import cardtable.server
 
 Msg = dict[str, Any]
+T = TypeVar("T")
 
 TRACEBACK_MARKS = ("Traceback", 'File "')
 ERROR_KEYS = frozenset({"type", "code", "message", "rule", "seq", "id"})
@@ -153,7 +154,7 @@ class Hostile:
         return out
 
     # --- values --------------------------------------------------------------------
-    def pick(self, options: Any) -> Any:
+    def pick(self, options: Sequence[T]) -> T:
         return options[self.rng.randrange(len(options))]
 
     def odd_value(self) -> Any:
@@ -524,9 +525,9 @@ class Hostile:
         good: Msg = {"type": "hello", "v": 1, "match": table.match, "token": self.pick([*table.tokens, None])}
         roll = self.rng.randrange(7)
         if roll == 0:
-            return WsProbe("ws:pre:not_hello", True, "fresh",
-                           (self.pick((*GARBAGE_FRAMES[:12], b"\x00", '{"type": "move", "seq": 0, "action": 0}',
-                                       '{"type": "sync"}', '{"type": "HELLO", "v": 1}')),))
+            frames: tuple[str | bytes, ...] = (*GARBAGE_FRAMES[:12], b"\x00", '{"type": "sync"}',
+                                               '{"type": "move", "seq": 0, "action": 0}', '{"type": "HELLO", "v": 1}')
+            return WsProbe("ws:pre:not_hello", True, "fresh", (self.pick(frames),))
         if roll == 1:
             good["v"] = self.pick((0, 2, "1", 1.0, None, True, [1], 10**30, RAW))
             return WsProbe("ws:pre:version", good["v"] != 1, "fresh", (self.raw_json(good),))
@@ -710,7 +711,8 @@ class HostileClient:
     async def _http(self, probe: HttpProbe) -> Outcome:
         outcome = Outcome(probe)
         try:
-            resp = await self.http.request(probe.method, probe.path, headers=list(probe.headers),
+            resp = await self.http.request(probe.method, probe.path,
+                                           headers=[(k.encode(), v) for k, v in probe.headers],
                                            content=probe.body)
         except httpx.HTTPError as err:
             outcome.problems.append(f"the request failed: {type(err).__name__}")
@@ -819,7 +821,7 @@ class HostileClient:
         if "ack" in others and probe.must_refuse:
             outcome.problems.append("a move that must be refused was accepted")
         if closed:
-            hello_close = probe.via == "fresh" and errors and errors[-1].get("code") in HELLO_CLOSES
+            hello_close = isinstance(probe, WsProbe) and probe.via == "fresh" and errors and errors[-1].get("code") in HELLO_CLOSES
             if not hello_close:
                 outcome.problems.append("the server closed the connection without a closing error")
 
