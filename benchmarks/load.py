@@ -16,10 +16,21 @@ SQLite in a temporary folder, one process) and runs the bots in
     python benchmarks/load.py --matches 100 --seconds 20 --think 0.2
     python benchmarks/load.py --url http://127.0.0.1:8000   # an already running server
     python benchmarks/load.py --db postgresql://...        # the server on PostgreSQL
+    python benchmarks/load.py --matches 100 --seconds 20 --hostile 4   # and 4 hostile clients
 
 It prints the move count, throughput, latency percentiles (p50/p90/p99/max),
 errors (error messages, refused or dropped connections, moves never answered)
 and the server's CPU use.
+
+``--hostile N`` runs N hostile clients (``tests/server/hostile.py``, the
+generator of the server's fuzz test) in one more process beside the bots, each
+attacking matches of its own with malformed and hostile requests and messages
+for the measured time; the report adds what they sent, the refusals by code,
+the 5xx answers (there must be none) and any answer that broke the protocol.
+The latencies printed are the honest bots' only.
+
+The started server lifts its per-address limits (every bot connects from
+127.0.0.1); the per-connection message rate and every size limit stay.
 """
 
 from __future__ import annotations
@@ -35,7 +46,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from pathlib import Path
 from typing import Any
 
 try:
@@ -45,6 +58,8 @@ except ImportError:  # pragma: no cover
 
 import httpx
 from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "server"))  # hostile.py
 
 try:
     from orjson import loads as json_loads
@@ -185,6 +200,22 @@ def _client_proc(args: tuple[Any, ...], out: Any) -> None:
     out.put(asyncio.run(client_main(*args)))
 
 
+def _hostile_proc(base: str, clients: int, seconds: float, seed: int, out: Any) -> None:
+    import hostile
+
+    async def run_all() -> hostile.Tally:
+        tally = hostile.Tally()
+        clients_done = asyncio.gather(*(hostile.hammer(base, seed * 1000 + i, seconds, tally, timeout=10)
+                                        for i in range(clients)))
+        try:
+            await asyncio.wait_for(clients_done, seconds + 30)
+        except asyncio.TimeoutError:
+            tally.problems["client: still waiting for answers 30 s after the end (stopped)"] += 1
+        return tally
+
+    out.put(asyncio.run(run_all()))
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -202,13 +233,37 @@ def cpu_seconds(pid: int) -> float:
         return float("nan")
 
 
+SERVER_LOG: dict[str, Any] = {"lines": 0, "tracebacks": 0, "errors": {}}
+"""What the started server printed: line and traceback counts, and each
+traceback's last line (the exception) with how often it came."""
+
+
+def _drain(stream: Any) -> None:
+    """Read the started server's output to the end: a pipe nobody reads fills up,
+    and a server logging the refused inputs then blocks on its next write."""
+    in_traceback = False
+    for line in stream:
+        SERVER_LOG["lines"] += 1
+        if line.startswith("Traceback"):
+            SERVER_LOG["tracebacks"] += 1
+            in_traceback = True
+        elif in_traceback and not line.startswith(" "):
+            in_traceback = False
+            errors = SERVER_LOG["errors"]
+            errors[line.strip()[:120]] = errors.get(line.strip()[:120], 0) + 1
+
+
 def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None]:
     tmp = None
     if db is None:
         tmp = tempfile.mkdtemp(prefix="cardtable-load-")
         db = f"sqlite:///{tmp}/load.db"
+    limits = {"http_rate_per_second": 1e6, "http_burst": 1e6, "max_matches_per_minute": 1e6,
+              "hints_per_minute": 1e6, "max_sockets_per_address": 1_000_000}
+    code = ("import json, sys; from cardtable.server import run; "
+            "run('127.0.0.1', 0, sys.argv[1], ai_delay=0, **json.loads(sys.argv[2]))")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cardtable.server", "--port", "0", "--db", db, "--ai-delay", "0"],
+        [sys.executable, "-c", code, db, json.dumps(limits)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"),
     )
     assert proc.stdout is not None
@@ -216,6 +271,7 @@ def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None
     if "http://" not in line:
         raise SystemExit(f"server did not start: {line}")
     base = line.split()[3].rstrip("/")
+    threading.Thread(target=_drain, args=(proc.stdout,), daemon=True).start()
     for _ in range(100):
         try:
             if httpx.get(base + "/api/health", timeout=1).status_code == 200:
@@ -238,6 +294,8 @@ def main() -> None:
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
     parser.add_argument("--db", default=None, help="database URL of the started server (default: SQLite temp file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hostile", type=int, default=0, metavar="N",
+                        help="hostile clients beside the bots, in one more process (default none)")
     args = parser.parse_args()
 
     proc = None
@@ -258,11 +316,20 @@ def main() -> None:
                            args=((base, share[i], args.seconds, args.think, args.game, config, args.seed + i,
                                   args.ramp), out))
                for i in range(procs)]
+    if args.hostile > 0:
+        hostile_out: Any = ctx.Queue()
+        hostile_worker = ctx.Process(target=_hostile_proc,
+                                     args=(base, args.hostile, args.ramp + args.seconds, args.seed, hostile_out))
+        hostile_worker.start()
     for w in workers:
         w.start()
     results = [out.get() for _ in workers]
     for w in workers:
         w.join()
+    tally = None
+    if args.hostile > 0:
+        tally = hostile_out.get(timeout=120)
+        hostile_worker.join(30)
     wall = time.monotonic() - wall0
     cpu = (cpu_seconds(proc.pid) - cpu0) if proc else float("nan")
     try:
@@ -299,6 +366,11 @@ def main() -> None:
     if proc is not None:
         print(f"server CPU: {cpu:.1f} s over {wall:.0f} s wall ({100 * cpu / wall:.0f} % of one core), "
               f"{1000 * cpu / max(1, moves):.2f} ms per move")
+    if tally is not None:
+        print(f"--- {args.hostile} hostile clients beside the bots ---\n{tally.summary()}")
+    if proc is not None:
+        print(f"server log: {SERVER_LOG['lines']} lines, {SERVER_LOG['tracebacks']} tracebacks "
+              f"{SERVER_LOG['errors'] or ''}")
     client_cpu = sum(r["cpu"] for r in results)
     load = os.getloadavg()
     print(f"bot clients' CPU: {client_cpu:.1f} s ({100 * client_cpu / wall:.0f} % of one core); "
