@@ -355,7 +355,7 @@ RENDER_RANK_JS = """async () => {
   const ctx = {
     game: 'rank', view: base, legal: [{action: 52, move: 'play JK'}], legalByMove: new Map([['play JK', 52]]),
     you: 0, me: 0, spectator: false, myTurn: true, pending: false, status: 'active', result: null, log: [],
-    recent: [], hint: null, keys: {}, name: (s, o) => (s === 0 ? (o && o.lower ? 'you' : 'You') : ['You', 'Bob', 'Cid'][s]),
+    refusedByMove: new Map(), recent: [], hint: null, keys: {}, name: (s, o) => (s === 0 ? (o && o.lower ? 'you' : 'You') : ['You', 'Bob', 'Cid'][s]),
     act: () => {},
   };
   const board = rank.board(ctx);
