@@ -13,7 +13,7 @@ Two sources, one row per match:
   ============  =====================================================================
   game          measures (per match)
   ============  =====================================================================
-  lost-cities   ``rounds``; ``margin`` (score difference); ``eight_card_bonuses``
+  lost-cities   ``rounds``; ``first_player`` (who started round 1); ``margin`` (score difference); ``eight_card_bonuses``
                 (expeditions of 8+ cards, LC-6); ``wagers_played`` (the LC-5
                 stalling safeguard shows once its typed event lands)
   lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
@@ -59,6 +59,7 @@ def _lost_cities(state: State) -> Measures:
     piles = [pile for summary in summaries for side in summary["expeditions"] for pile in side.values()]
     return {
         "rounds": float(len(summaries)),
+        "first_player": float(summaries[0]["starter"]) if summaries else 0.0,
         "margin": float(abs(scores[0] - scores[1])),
         "eight_card_bonuses": float(sum(1 for pile in piles if len(pile) >= 8)),
         "wagers_played": float(sum(1 for pile in piles for card in pile if card.endswith("w"))),

@@ -1,0 +1,267 @@
+"""What a study found: the report's data model, built from the results table alone.
+
+:func:`build_report` turns the rows of :mod:`cardtable.lab.results` into a
+:class:`Report` — every number the HTML page (:mod:`cardtable.lab.report_html`)
+shows, with its 95 % interval:
+
+* **fairness** per cell: each seat's (or partnership's) headline rate — wins, or for
+  Ранг staying in Rank — against the fair share (the mean over seats), with Wilson
+  intervals; significant when the interval leaves the fair share out.  Where the game
+  says who started (Lost Cities' first round), the first player's rate too;
+* **variant against base**, lineup by lineup: the difference in every measure —
+  proportions by Newcomb's hybrid score interval, means by a seeded percentile
+  bootstrap; significant when the interval leaves 0 out;
+* **length**: actions, rounds and minutes at a human pace;
+* **rules in play**: every typed-event kind and per-game measure, per game;
+* **skill**: in lineups of different agents, each agent's headline rate.
+
+:attr:`Report.findings` says the significant results in words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from cardtable.lab.measures import headline_of
+from cardtable.lab.results import Row
+from cardtable.lab.series import MatchOutcome, SeriesSummary
+from cardtable.lab.stats import bootstrap_interval, mean, newcomb_interval, wilson_interval
+from cardtable.lab.study import Cell, Study
+
+SKILL_ORDER = ("random", "easy", "heuristic", "medium", "hard", "ismcts")
+"""Agents from weaker to stronger, as the skill gradient expects them."""
+LENGTH_MEASURES = ("actions", "rounds", "minutes at a human pace")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value, its 95 % interval, and the reference it is tested against."""
+
+    value: float
+    low: float
+    high: float
+    reference: float = 0.0
+
+    @property
+    def significant(self) -> bool:
+        return not self.low <= self.reference <= self.high
+
+
+@dataclass(frozen=True)
+class SeatRate:
+    label: str
+    successes: int
+    trials: int
+    rate: Estimate
+
+
+@dataclass(frozen=True)
+class MeasureSummary:
+    """A per-match measure in one cell: its mean (bootstrap interval), and how often it is non-zero."""
+
+    name: str
+    values: tuple[float, ...]
+    mean: Estimate
+    share_nonzero: float
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One measure, one variant against the base variant with the same lineup."""
+
+    measure: str
+    kind: str
+    """``"proportion"`` (percentage points) or ``"mean"``."""
+    base: float
+    variant: float
+    change: Estimate
+
+
+@dataclass
+class CellReport:
+    cell: Cell
+    matches: int
+    seats: list[SeatRate]
+    first_player: SeatRate | None
+    entries: list[SeatRate]
+    measures: dict[str, MeasureSummary]
+    """Length (actions, rounds, minutes), game measures and ``event:KIND`` counts."""
+    scores: list[float]
+    """Every seat's (team's) final score, for the score distribution."""
+    differences: list[Difference] = field(default_factory=list)
+    """Against the base cell with the same lineup (empty for a base cell)."""
+
+
+@dataclass
+class Report:
+    study: Study
+    outcome: str
+    """``"win"`` or ``"loss"``: what the headline rate counts."""
+    verb: str
+    cells: list[CellReport]
+    findings: list[str]
+
+    @property
+    def matches(self) -> int:
+        return sum(c.matches for c in self.cells)
+
+
+def build_report(study: Study, rows: Sequence[Row]) -> Report:
+    """The report of ``study`` from its results rows (cells without rows are left out)."""
+    outcome, verb = headline_of(study.game)
+    cells = []
+    for cell in study.cells():
+        own = [r for r in rows if r["cell_key"] == cell.key]
+        if own:
+            cells.append(_cell_report(study, cell, own, outcome))
+    base_of = {c.cell.lineup: c for c in cells if c.cell.variant == study.cells()[0].variant}
+    for report in cells:
+        base = base_of.get(report.cell.lineup)
+        if base is not None and base is not report:
+            report.differences = _differences(base, report)
+    result = Report(study, outcome, verb, cells, [])
+    result.findings = findings(result)
+    return result
+
+
+def _succeeded(outcome: str) -> Callable[[float], bool]:
+    return (lambda r: r > 0) if outcome == "win" else (lambda r: r < 0)
+
+
+def _cell_report(study: Study, cell: Cell, rows: Sequence[Row], outcome: str) -> CellReport:
+    game = study.game_for(cell)
+    hit = _succeeded(outcome)
+    teams = game.teams()
+    counts = [sum(hit(r["returns"][team[0]]) for r in rows) for team in teams]
+    fair = sum(counts) / (len(teams) * len(rows))
+    seats = [_rate(_team_label(team), counts[i], len(rows), fair) for i, team in enumerate(teams)]
+    starters = [r for r in rows if "first_player" in r["measures"]]
+    first = None
+    if starters:
+        wins = sum(hit(r["returns"][int(r["measures"]["first_player"])]) for r in starters)
+        first = _rate("first player", wins, len(starters), fair)
+    return CellReport(cell, len(rows), seats, first, _entry_rates(study, cell, rows, outcome, fair),
+                      _measures(study, rows), [float(r["scores"][team[0]]) for r in rows for team in teams
+                                               if len(r["scores"]) == game.num_players])
+
+
+def _team_label(team: Sequence[int]) -> str:
+    return f"seat {team[0]}" if len(team) == 1 else "seats " + "+".join(map(str, team))
+
+
+def _rate(label: str, successes: int, trials: int, reference: float) -> SeatRate:
+    low, high = wilson_interval(successes, trials)
+    return SeatRate(label, successes, trials, Estimate(successes / trials, low, high, reference))
+
+
+def _entry_rates(study: Study, cell: Cell, rows: Sequence[Row], outcome: str, fair: float) -> list[SeatRate]:
+    """Each agent entry's rate, partners counted once (:meth:`SeriesSummary.per_entry`)."""
+    if len(set(cell.lineup.agents)) < 2:
+        return []
+    game = study.game_for(cell)
+    outcomes = [MatchOutcome(r["seed"], r["seating"], r["returns"], r["scores"], r["actions"],
+                             [[] for _ in r["seating"]]) for r in rows]
+    summary = SeriesSummary(study.game, game.config_dict(), list(cell.lineup.agents), game.teams(), outcomes)
+    return [_rate(e.label, e.wins if outcome == "win" else e.losses, e.results, fair) for e in summary.per_entry()]
+
+
+def _measures(study: Study, rows: Sequence[Row]) -> dict[str, MeasureSummary]:
+    columns: dict[str, list[float]] = {
+        "actions": [float(r["actions"]) for r in rows],
+        "rounds": [float(r["rounds"]) for r in rows],
+        "minutes at a human pace": [r["actions"] * study.human_seconds_per_move / 60 for r in rows],
+    }
+    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", "first_player"})
+    for name in names:
+        columns[name] = [float(r["measures"].get(name, 0.0)) for r in rows]
+    for kind in sorted({k for r in rows for k in r["events"]}):
+        columns[f"event:{kind}"] = [float(r["events"].get(kind, 0)) for r in rows]
+    out = {}
+    for name, values in columns.items():
+        low, high = bootstrap_interval(values)
+        out[name] = MeasureSummary(name, tuple(values), Estimate(mean(values), low, high, float("nan")),
+                                   sum(1 for v in values if v) / len(values))
+    return out
+
+
+def _differences(base: CellReport, other: CellReport) -> list[Difference]:
+    out = []
+    for b, o in zip(base.seats, other.seats):
+        low, high = newcomb_interval(b.successes, b.trials, o.successes, o.trials)
+        out.append(Difference(f"{b.label} rate", "proportion", b.rate.value, o.rate.value,
+                              Estimate(o.rate.value - b.rate.value, low, high)))
+        if len(base.seats) == 2:
+            break  # with two sides the second side's change mirrors the first's
+    for name in sorted(set(base.measures) | set(other.measures), key=_measure_order):
+        bv = base.measures[name].values if name in base.measures else (0.0,) * base.matches
+        ov = other.measures[name].values if name in other.measures else (0.0,) * other.matches
+        low, high = bootstrap_interval(ov, bv)
+        out.append(Difference(name, "mean", mean(list(bv)), mean(list(ov)),
+                              Estimate(mean(list(ov)) - mean(list(bv)), low, high)))
+    return out
+
+
+def _measure_order(name: str) -> tuple[int, str]:
+    return (name.startswith("event:"), name)
+
+
+def _pct(e: Estimate) -> str:
+    return f"{100 * e.value:.1f} % [{100 * e.low:.1f}, {100 * e.high:.1f}]"
+
+
+def _say(label: str, verb: str) -> str:
+    """``seat 0 wins`` but ``seats 0+2 win``."""
+    if not label.startswith("seats "):
+        return f"{label} {verb}"
+    return f"{label} {verb.replace('is ', 'are ', 1) if verb.startswith('is ') else verb.removesuffix('s')}"
+
+
+def _verdict(e: Estimate) -> str:
+    return "significant" if e.significant else "not significant"
+
+
+def findings(report: Report) -> list[str]:
+    """The report's headline results in words (fairness, variant changes, length, skill)."""
+    lines = []
+    for c in report.cells:
+        where = c.cell.label
+        for seat in c.seats:
+            lines.append(f"{where}: {_say(seat.label, report.verb)} {_pct(seat.rate)} of {c.matches} matches "
+                         f"(fair share {100 * seat.rate.reference:.1f} %) — {_verdict(seat.rate)}.")
+            if len(c.seats) == 2:
+                break
+        if c.first_player is not None:
+            lines.append(f"{where}: the first player {report.verb} {_pct(c.first_player.rate)} — "
+                         f"{_verdict(c.first_player.rate)}.")
+        m = c.measures
+        lines.append(f"{where}: a match lasts {m['actions'].mean.value:.0f} moves "
+                     f"[{m['actions'].mean.low:.0f}, {m['actions'].mean.high:.0f}] in {m['rounds'].mean.value:.1f} rounds, "
+                     f"≈ {m['minutes at a human pace'].mean.value:.0f} minutes at "
+                     f"{report.study.human_seconds_per_move:g} s a move.")
+        changed = [d for d in c.differences if d.change.significant]
+        if c.differences:
+            if changed:
+                lines.append(f"{c.cell.variant_label} against base ({c.cell.lineup.label}): "
+                             + "; ".join(_change_text(d) for d in changed) + " — significant.")
+            else:
+                lines.append(f"{c.cell.variant_label} against base ({c.cell.lineup.label}): no significant change "
+                             f"in any measure.")
+        for e in _by_skill(c.entries)[-1:]:
+            lines.append(f"{where}: the stronger agent, {e.label}, {report.verb} {_pct(e.rate)} of its results — "
+                         f"{_verdict(e.rate)} against the fair share {100 * e.rate.reference:.1f} %.")
+    return lines
+
+
+def _change_text(d: Difference) -> str:
+    if d.kind == "proportion":
+        return (f"{d.measure} {100 * d.change.value:+.1f} points [{100 * d.change.low:+.1f}, "
+                f"{100 * d.change.high:+.1f}]")
+    return f"{d.measure} {d.change.value:+.2f} [{d.change.low:+.2f}, {d.change.high:+.2f}] per match"
+
+
+def _by_skill(entries: Sequence[SeatRate]) -> list[SeatRate]:
+    def rank(e: SeatRate) -> int:
+        name = e.label.split(":")[0].split("#")[0]
+        return SKILL_ORDER.index(name) if name in SKILL_ORDER else len(SKILL_ORDER)
+    return sorted(entries, key=rank)
