@@ -253,7 +253,7 @@ def test_the_report_shows_the_numbers_of_the_results_table(tmp_path: Path) -> No
         shown = cells[3]
         assert float(shown["data-value"]) == pytest.approx(wins / n)
         assert (float(shown["data-low"]), float(shown["data-high"])) == pytest.approx((low, high))
-    change = next(cells for label, cells in page.rows if label == "change:seat 0 rate")[3]
+    change = next(cells for label, cells in page.rows if label == "change:seat 0 win rate")[3]
     assert float(change["data-value"]) == pytest.approx(wins6 / n6 - wins5 / n5)
     assert (float(change["data-low"]), float(change["data-high"])) == pytest.approx(newcomb_interval(wins5, n5, wins6, n6))
     wagers = next(cells for label, cells in page.rows if label == "wagers_played")
@@ -263,7 +263,7 @@ def test_the_report_shows_the_numbers_of_the_results_table(tmp_path: Path) -> No
     lengths = next(cells for label, cells in page.rows if label == "actions")
     assert float(lengths[1]["data-value"]) == pytest.approx(sql(path, f"SELECT avg(actions) FROM matches WHERE {base}")[0])
     text = " ".join(page.text)
-    assert f"seat 0 wins {100 * wins5 / n5:.1f} %" in text
+    assert f"Seat 0 wins {100 * wins5 / n5:.1f} %" in text
     assert html.count("src='data:image/png;base64,") >= 4 and "Fairness between seats" in text
 
 

@@ -132,8 +132,8 @@ def _write_report(study: Any, rows: list[dict[str, Any]], html_path: Path, pdf: 
     if pdf:
         write_pdf(model, html_path.with_suffix(".pdf"))
         console.print(f"PDF written to {html_path.with_suffix('.pdf')}")
-    for line in model.findings:
-        console.print(f"• {line}", soft_wrap=True)
+    for finding in model.findings:
+        console.print(f"• {escape(str(finding))}", soft_wrap=True)
 
 
 @lab_app.command("report")

@@ -39,7 +39,8 @@ def fairness(report: Report) -> Figure:
     plt = _pyplot()
     labels, estimates = [], []
     for c in report.cells:
-        for seat in c.seats + ([c.first_player] if c.first_player else []):
+        sides = c.seats[:1] if len(c.seats) == 2 else c.seats  # with two sides the second mirrors the first
+        for seat in sides + ([c.first_player] if c.first_player else []):
             labels.append(f"{c.cell.label}\n{seat.label}" if len(report.cells) > 1 else seat.label)
             estimates.append(seat.rate)
     fig, ax = plt.subplots(figsize=(8, 0.6 * len(labels) + 1.4))
@@ -57,13 +58,14 @@ def variant_changes(report: Report) -> Figure | None:
     if not cells:
         return None
     plt = _pyplot()
-    rows = [(c, d) for c in cells for d in c.differences if d.measure not in ("minutes at a human pace",)]
+    rows = [(c, d) for c in cells for d in c.differences
+            if d.measure != "minutes at a human pace" and (d.base or d.variant)]
     fig, ax = plt.subplots(figsize=(8, 0.42 * len(rows) + 1.6))
     labels, estimates = [], []
     for c, d in rows:
         base = abs(d.base) if d.kind == "mean" and d.base else 1.0
         scale = 1.0 if d.kind == "proportion" else 1.0 / base
-        labels.append(f"{c.cell.variant_label}: {d.measure}" if len(cells) > 1 else d.measure)
+        labels.append(f"{c.cell.label}: {d.measure}" if len(cells) > 1 else d.measure)
         estimates.append(Estimate(d.change.value * scale, d.change.low * scale, d.change.high * scale))
     _interval_rows(ax, labels, estimates)
     ax.axvline(0, color="grey", linewidth=1)
@@ -88,11 +90,14 @@ def distributions(report: Report) -> Figure:
         for i, c in enumerate(report.cells):
             values = values_of(c)
             if values:
-                ax.hist(values, bins=20, alpha=0.55, color=_COLOURS[i % len(_COLOURS)], label=c.cell.label)
+                ax.hist(values, bins=20, histtype="step", linewidth=1.6, color=_COLOURS[i % len(_COLOURS)],
+                        label=c.cell.label)
         ax.set_title(title, fontsize=10)
     if len(report.cells) > 1:
+        rows = (len(report.cells) + 1) // 2
+        fig.set_figheight(3.0 + 0.25 * rows)
         fig.legend(*axes[0][0].get_legend_handles_labels(), loc="lower center", ncol=2, fontsize=8)
-        fig.tight_layout(rect=(0, 0.08 + 0.04 * (len(report.cells) // 2), 1, 1))
+        fig.tight_layout(rect=(0, (0.25 * rows + 0.1) / fig.get_figheight(), 1, 1))
     else:
         fig.tight_layout()
     return fig
@@ -103,7 +108,8 @@ def rules_in_play(report: Report) -> Figure | None:
     if not names:
         return None
     plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(8, 0.5 * len(names) * len(report.cells) + 1.4))
+    legend = 0.3 * ((len(report.cells) + 1) // 2) if len(report.cells) > 1 else 0.0
+    fig, ax = plt.subplots(figsize=(8, 0.5 * len(names) * len(report.cells) + 1.4 + legend))
     height = 0.8 / len(report.cells)
     for i, c in enumerate(report.cells):
         for j, name in enumerate(names):
@@ -117,9 +123,11 @@ def rules_in_play(report: Report) -> Figure | None:
     ax.set_yticks(range(len(names))[::-1], [n.removeprefix("event:") for n in names])
     ax.set_xlabel("per match (mean, 95 % bootstrap interval)")
     ax.set_title("How often each rule comes into play")
-    if len(report.cells) > 1:
-        ax.legend(fontsize=8)
-    fig.tight_layout()
+    if legend:
+        fig.legend(loc="lower center", ncol=2, fontsize=8)
+        fig.tight_layout(rect=(0, (legend + 0.1) / fig.get_figheight(), 1, 1))
+    else:
+        fig.tight_layout()
     return fig
 
 

@@ -78,6 +78,17 @@ class Difference:
     change: Estimate
 
 
+@dataclass(frozen=True)
+class Finding:
+    """One sentence of the summary, under the cell it is about."""
+
+    cell: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.cell}: {self.text}"
+
+
 @dataclass
 class CellReport:
     cell: Cell
@@ -100,7 +111,7 @@ class Report:
     """``"win"`` or ``"loss"``: what the headline rate counts."""
     verb: str
     cells: list[CellReport]
-    findings: list[str]
+    findings: list[Finding]
 
     @property
     def matches(self) -> int:
@@ -119,7 +130,7 @@ def build_report(study: Study, rows: Sequence[Row]) -> Report:
     for report in cells:
         base = base_of.get(report.cell.lineup)
         if base is not None and base is not report:
-            report.differences = _differences(base, report)
+            report.differences = _differences(base, report, outcome)
     result = Report(study, outcome, verb, cells, [])
     result.findings = findings(result)
     return result
@@ -185,11 +196,11 @@ def _measures(study: Study, rows: Sequence[Row]) -> dict[str, MeasureSummary]:
     return out
 
 
-def _differences(base: CellReport, other: CellReport) -> list[Difference]:
+def _differences(base: CellReport, other: CellReport, outcome: str) -> list[Difference]:
     out = []
     for b, o in zip(base.seats, other.seats):
         low, high = newcomb_interval(b.successes, b.trials, o.successes, o.trials)
-        out.append(Difference(f"{b.label} rate", "proportion", b.rate.value, o.rate.value,
+        out.append(Difference(f"{b.label} {outcome} rate", "proportion", b.rate.value, o.rate.value,
                               Estimate(o.rate.value - b.rate.value, low, high)))
         if len(base.seats) == 2:
             break  # with two sides the second side's change mirrors the first's
@@ -221,43 +232,43 @@ def _verdict(e: Estimate) -> str:
     return "significant" if e.significant else "not significant"
 
 
-def findings(report: Report) -> list[str]:
-    """The report's headline results in words (fairness, variant changes, length, skill)."""
-    lines = []
+def findings(report: Report) -> list[Finding]:
+    """The report's headline results in words, cell by cell: fairness, the variant's
+    changes against the base (always its effect on fairness, then every significant
+    change), length, and skill."""
+    out: list[Finding] = []
     for c in report.cells:
-        where = c.cell.label
-        for seat in c.seats:
-            lines.append(f"{where}: {_say(seat.label, report.verb)} {_pct(seat.rate)} of {c.matches} matches "
-                         f"(fair share {100 * seat.rate.reference:.1f} %) — {_verdict(seat.rate)}.")
-            if len(c.seats) == 2:
-                break
+        texts: list[str] = []
+        say = texts.append
+        sides = c.seats[:1] if len(c.seats) == 2 else c.seats
+        for seat in sides:
+            say(f"{_say(seat.label, report.verb)} {_pct(seat.rate)} of {c.matches} matches "
+                f"(fair share {100 * seat.rate.reference:.1f} %) — {_verdict(seat.rate)}.")
         if c.first_player is not None:
-            lines.append(f"{where}: the first player {report.verb} {_pct(c.first_player.rate)} — "
-                         f"{_verdict(c.first_player.rate)}.")
-        m = c.measures
-        lines.append(f"{where}: a match lasts {m['actions'].mean.value:.0f} moves "
-                     f"[{m['actions'].mean.low:.0f}, {m['actions'].mean.high:.0f}] in {m['rounds'].mean.value:.1f} rounds, "
-                     f"≈ {m['minutes at a human pace'].mean.value:.0f} minutes at "
-                     f"{report.study.human_seconds_per_move:g} s a move.")
-        changed = [d for d in c.differences if d.change.significant]
+            say(f"the first player {report.verb} {_pct(c.first_player.rate)} — {_verdict(c.first_player.rate)}.")
         if c.differences:
-            if changed:
-                lines.append(f"{c.cell.variant_label} against base ({c.cell.lineup.label}): "
-                             + "; ".join(_change_text(d) for d in changed) + " — significant.")
-            else:
-                lines.append(f"{c.cell.variant_label} against base ({c.cell.lineup.label}): no significant change "
-                             f"in any measure.")
+            fairness, *rest = c.differences
+            changed = [d for d in rest if d.change.significant and d.measure != "minutes at a human pace"]
+            say(f"against the base variant: {_change_text(fairness)} — {_verdict(fairness.change)}; "
+                + ("; ".join(_change_text(d) for d in changed) + " — significant." if changed
+                   else "no other measure changed significantly."))
+        m = c.measures
+        say(f"a match lasts {m['actions'].mean.value:.0f} moves [{m['actions'].mean.low:.0f}, "
+            f"{m['actions'].mean.high:.0f}] in {m['rounds'].mean.value:.1f} rounds, "
+            f"≈ {m['minutes at a human pace'].mean.value:.0f} minutes at {report.study.human_seconds_per_move:g} s a move.")
         for e in _by_skill(c.entries)[-1:]:
-            lines.append(f"{where}: the stronger agent, {e.label}, {report.verb} {_pct(e.rate)} of its results — "
-                         f"{_verdict(e.rate)} against the fair share {100 * e.rate.reference:.1f} %.")
-    return lines
+            say(f"the stronger agent, {e.label}, {report.verb} {_pct(e.rate)} of its results — "
+                f"{_verdict(e.rate)} against the fair share {100 * e.rate.reference:.1f} %.")
+        out.extend(Finding(c.cell.label, text) for text in texts)
+    return out
 
 
 def _change_text(d: Difference) -> str:
     if d.kind == "proportion":
-        return (f"{d.measure} {100 * d.change.value:+.1f} points [{100 * d.change.low:+.1f}, "
+        return (f"{d.measure} {100 * d.base:.1f} % → {100 * d.variant:.1f} %, {100 * d.change.value:+.1f} points [{100 * d.change.low:+.1f}, "
                 f"{100 * d.change.high:+.1f}]")
-    return f"{d.measure} {d.change.value:+.2f} [{d.change.low:+.2f}, {d.change.high:+.2f}] per match"
+    return (f"{d.measure} {d.base:.2f} → {d.variant:.2f} per match, {d.change.value:+.2f} "
+            f"[{d.change.low:+.2f}, {d.change.high:+.2f}]")
 
 
 def _by_skill(entries: Sequence[SeatRate]) -> list[SeatRate]:

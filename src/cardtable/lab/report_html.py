@@ -22,7 +22,7 @@ _STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 62rem; margin: 2rem auto; padding: 0 1rem; color: #1d2733; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccd; }
 .meta { color: #567; margin-top: 0; } .summary { background: #f3f6fa; border-left: 4px solid #33658a; padding: .6rem 1.2rem; }
-.summary li { margin: .25rem 0; } .sig { color: #b03a2e; font-weight: 600; }
+.summary li { margin: .25rem 0; } .summary h3 { margin: .8rem 0 .2rem; font-size: 1rem; } .sig { color: #b03a2e; font-weight: 600; }
 table { border-collapse: collapse; margin: .6rem 0 1rem; font-size: .9rem; }
 th, td { padding: .2rem .6rem; border-bottom: 1px solid #dde; text-align: right; } th:first-child, td:first-child { text-align: left; }
 img { max-width: 100%; } figure { margin: 1rem 0; } figcaption { color: #567; font-size: .85rem; }
@@ -92,8 +92,7 @@ def render_html(report: Report) -> str:
              f"<h1>{html.escape(study.display_title)}</h1>",
              f"<p class='meta'>{html.escape(study.game)} · {report.matches} matches in {len(report.cells)} "
              f"cell(s) · seed {study.seed} · options {html.escape(str(study.options or 'default'))}</p>",
-             "<section id='summary' class='summary'><h2>Findings</h2><ul>",
-             *(f"<li>{_mark(html.escape(line))}</li>" for line in report.findings), "</ul></section>"]
+             "<section id='summary' class='summary'><h2>Findings</h2>", _findings(report), "</section>"]
 
     def figure(key: str) -> str:
         if key not in drawn:
@@ -123,6 +122,15 @@ def render_html(report: Report) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def _findings(report: Report) -> str:
+    groups: dict[str, list[str]] = {}
+    for f in report.findings:
+        groups.setdefault(f.cell, []).append(f.text)
+    return "".join(f"<h3>{html.escape(cell)}</h3><ul>"
+                   + "".join(f"<li>{_mark(html.escape(text[0].upper() + text[1:]))}</li>" for text in texts) + "</ul>"
+                   for cell, texts in groups.items())
+
+
 def _mark(line: str) -> str:
     return line.replace("— significant", "— <span class='sig'>significant</span>")
 
@@ -138,8 +146,8 @@ def write_pdf(report: Report, path: Path) -> None:
         page = plt.figure(figsize=(8.27, 11.69))
         page.text(0.06, 0.96, report.study.display_title, fontsize=14, weight="bold", va="top", wrap=True)
         y = 0.92
-        for line in report.findings:
-            wrapped = textwrap.wrap(line, 110, initial_indent="• ", subsequent_indent="  ")
+        for finding in report.findings:
+            wrapped = textwrap.wrap(str(finding), 110, initial_indent="• ", subsequent_indent="  ")
             page.text(0.06, y, "\n".join(wrapped), fontsize=8.5, va="top")
             y -= 0.0145 * len(wrapped) + 0.006
         pdf.savefig(page)
