@@ -18,7 +18,8 @@ Two sources, one row per match:
                 stalling safeguard shows once its typed event lands)
   lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
                 ``draw`` (1 if drawn)
-  rank          ``moves``; ``loser_seat`` (the seat left in Rank)
+  rank          none: who is left in Rank is the headline outcome, pull-backs and
+                Anti-Rank declarations are typed events
   ============  =====================================================================
 
 :data:`HEADLINE` names each game's headline outcome: Lost Cities and Lost Ranks are
@@ -77,15 +78,9 @@ def _lost_ranks(state: State) -> Measures:
     }
 
 
-def _rank(state: State) -> Measures:
-    result = state.result()
-    return {"moves": float(result.get("moves", len(state.history))), "loser_seat": float(result["loser"])}
-
-
 GAME_MEASURES: dict[str, Callable[[State], Measures]] = {
     "lost-cities": _lost_cities,
     "lost-ranks": _lost_ranks,
-    "rank": _rank,
 }
 
 HEADLINE: dict[str, tuple[str, str]] = {

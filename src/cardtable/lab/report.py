@@ -197,8 +197,11 @@ def _measures(study: Study, rows: Sequence[Row]) -> dict[str, MeasureSummary]:
 
 
 def _differences(base: CellReport, other: CellReport, outcome: str) -> list[Difference]:
+    """Seat rates are compared only when both cells have the same seats (a variant that
+    changes the table size changes every fair share)."""
     out = []
-    for b, o in zip(base.seats, other.seats):
+    same_seats = [s.label for s in base.seats] == [s.label for s in other.seats]
+    for b, o in zip(base.seats, other.seats) if same_seats else ():
         low, high = newcomb_interval(b.successes, b.trials, o.successes, o.trials)
         out.append(Difference(f"{b.label} {outcome} rate", "proportion", b.rate.value, o.rate.value,
                               Estimate(o.rate.value - b.rate.value, low, high)))
@@ -240,27 +243,45 @@ def findings(report: Report) -> list[Finding]:
     for c in report.cells:
         texts: list[str] = []
         say = texts.append
-        sides = c.seats[:1] if len(c.seats) == 2 else c.seats
-        for seat in sides:
-            say(f"{_say(seat.label, report.verb)} {_pct(seat.rate)} of {c.matches} matches "
-                f"(fair share {100 * seat.rate.reference:.1f} %) — {_verdict(seat.rate)}.")
+        say(_fairness_text(c, report.verb))
         if c.first_player is not None:
             say(f"the first player {report.verb} {_pct(c.first_player.rate)} — {_verdict(c.first_player.rate)}.")
         if c.differences:
-            fairness, *rest = c.differences
-            changed = [d for d in rest if d.change.significant and d.measure != "minutes at a human pace"]
-            say(f"against the base variant: {_change_text(fairness)} — {_verdict(fairness.change)}; "
+            rates = [d for d in c.differences if d.kind == "proportion"]
+            rest = [d for d in c.differences if d.kind != "proportion"]
+            first = (f"{_change_text(rates[0])} — {_verdict(rates[0].change)}; " if rates
+                     else "the table size differs, so compare the seats' rates above; ")
+            changed = [d for d in rates[1:] + rest if d.change.significant and d.measure != "minutes at a human pace"]
+            say("against the base variant: " + first
                 + ("; ".join(_change_text(d) for d in changed) + " — significant." if changed
                    else "no other measure changed significantly."))
         m = c.measures
+        rounds = f" in {m['rounds'].mean.value:.1f} rounds" if any(v != 1 for v in m["rounds"].values) else ""
         say(f"a match lasts {m['actions'].mean.value:.0f} moves [{m['actions'].mean.low:.0f}, "
-            f"{m['actions'].mean.high:.0f}] in {m['rounds'].mean.value:.1f} rounds, "
+            f"{m['actions'].mean.high:.0f}]{rounds}, "
             f"≈ {m['minutes at a human pace'].mean.value:.0f} minutes at {report.study.human_seconds_per_move:g} s a move.")
         for e in _by_skill(c.entries)[-1:]:
             say(f"the stronger agent, {e.label}, {report.verb} {_pct(e.rate)} of its results — "
                 f"{_verdict(e.rate)} against the fair share {100 * e.rate.reference:.1f} %.")
         out.extend(Finding(c.cell.label, text) for text in texts)
     return out
+
+
+def _fairness_text(c: CellReport, verb: str) -> str:
+    """Two sides: the first side's rate.  More seats: the range, and any seat that differs."""
+    if len(c.seats) <= 2:
+        seat = c.seats[0]
+        return (f"{_say(seat.label, verb)} {_pct(seat.rate)} of {c.matches} matches "
+                f"(fair share {100 * seat.rate.reference:.1f} %) — {_verdict(seat.rate)}.")
+    low = min(c.seats, key=lambda s: s.rate.value)
+    high = max(c.seats, key=lambda s: s.rate.value)
+    off = [s for s in c.seats if s.rate.significant]
+    text = (f"every seat's rate (it {verb}) against the fair share {100 * low.rate.reference:.1f} % over "
+            f"{c.matches} matches: from {100 * low.rate.value:.1f} % ({low.label}) to "
+            f"{100 * high.rate.value:.1f} % ({high.label}); ")
+    if not off:
+        return text + "no seat differs significantly."
+    return text + "; ".join(f"{s.label} {_pct(s.rate)}" for s in off) + " — significant."
 
 
 def _change_text(d: Difference) -> str:

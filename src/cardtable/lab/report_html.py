@@ -117,7 +117,8 @@ def render_html(report: Report) -> str:
         for c in skilled:
             parts += [f"<h3>{html.escape(c.cell.label)}</h3>", _rate_table(c.entries, "agent")]
     parts.append("<p class='meta'>Intervals are 95 %: Wilson for rates, Newcomb's hybrid score for differences "
-                 "of rates, a seeded percentile bootstrap for means. Made by <code>cardtable lab report</code>.</p>"
+                 "of rates, a seeded percentile bootstrap for means. Each test is at the 5 % level: among many seats "
+                 "and measures about one in twenty is &ldquo;significant&rdquo; by chance alone. Made by <code>cardtable lab report</code>.</p>"
                  "</body></html>")
     return "\n".join(p for p in parts if p)
 
