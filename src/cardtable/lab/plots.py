@@ -43,11 +43,16 @@ def fairness(report: Report) -> Figure:
         for seat in sides + ([c.first_player] if c.first_player else []):
             labels.append(f"{c.cell.label}\n{seat.label}" if len(report.cells) > 1 else seat.label)
             estimates.append(seat.rate)
-    fig, ax = plt.subplots(figsize=(8, 0.6 * len(labels) + 1.4))
+    fig, ax = plt.subplots(figsize=(8, 0.45 * len(labels) + 1.4))
+    if len({e.reference for e in estimates}) > 1:  # table sizes differ: show the distance from each fair share
+        estimates = [Estimate(e.value - e.reference, e.low - e.reference, e.high - e.reference) for e in estimates]
+        what = f"points from the fair share (how often the seat {report.verb}, less the fair share)"
+    else:
+        what = f"% of matches the seat {report.verb}"
     _interval_rows(ax, labels, estimates)
     for share in sorted({e.reference for e in estimates}):
         ax.axvline(100 * share, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel(f"% of matches the seat {report.verb}\n(95 % Wilson interval; dashed line: fair share; red: significant)")
+    ax.set_xlabel(f"{what}\n(95 % Wilson interval; dashed line: fair share; red: significant)")
     ax.set_title("Fairness between seats")
     fig.tight_layout()
     return fig
