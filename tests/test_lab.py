@@ -305,3 +305,26 @@ def test_lab_run_writes_the_report_and_bad_input_gets_a_clear_error(tmp_path: Pa
     assert bad.exit_code == 2 and "unknown agent 'rnd'" in bad.output and "Traceback" not in bad.output
     missing = cli.invoke(app, ["lab", "report", str(tmp_path / "nothing.sqlite")])
     assert missing.exit_code == 2 and "no results file" in missing.output
+
+
+def test_the_report_tests_the_lost_ranks_armies_not_only_the_seats(tmp_path: Path) -> None:
+    """LR-3: the armies are dealt to the partnerships afresh each match, so seats 0+2 are
+    not an army; the report's army rates come from the matches' winners."""
+    pytest.importorskip("matplotlib")
+    from cardtable.lab.report import build_report
+    from cardtable.lab.report_html import render_html
+
+    study = small_study(matches=8)
+    path = tmp_path / "r.sqlite"
+    rows = run_to_rows(study, path)
+    page = Cells()
+    page.feed(render_html(build_report(study, rows)))
+    red = [cells for label, cells in page.rows if label == "the red army"]
+    assert len(red) == 2
+    for cells, flag in zip(red, ("false", "true")):
+        wins, n = sql(path, "SELECT sum(json_extract(measures, '$.red_army_won')), count(*) FROM matches "
+                            f"WHERE json_extract(variant, '$.force_strength') = {flag}")
+        assert float(cells[3]["data-value"]) == pytest.approx(wins / n)
+    mixed = sql(path, "SELECT count(*) FROM matches WHERE (json_extract(returns, '$[0]') > 0) "
+                      "!= json_extract(measures, '$.red_army_won')")[0]
+    assert mixed > 0  # seats 0+2 were the red army in some matches and the black in others

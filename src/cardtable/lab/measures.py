@@ -17,7 +17,7 @@ Two sources, one row per match:
                 (expeditions of 8+ cards, LC-6); ``wagers_played`` (the LC-5
                 stalling safeguard shows once its typed event lands)
   lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
-                ``draw`` (1 if drawn)
+                ``draw`` (1 if drawn); ``red_army_won``, ``black_army_won`` (sides)
   rank          none: who is left in Rank is the headline outcome, pull-backs and
                 Anti-Rank declarations are typed events
   ============  =====================================================================
@@ -70,7 +70,10 @@ def _lost_cities(state: State) -> Measures:
 def _lost_ranks(state: State) -> Measures:
     result = state.result()
     armies = list(result["army_scores"].values())
+    winner = None if result["draw"] else result["winner"]
     return {
+        "red_army_won": float(winner == "red"),
+        "black_army_won": float(winner == "black"),
         "rounds": float(result["rounds"]),
         "margin": float(abs(armies[0] - armies[1])),
         "tiebreak_rounds": float(result["tiebreak_rounds"]),
@@ -82,6 +85,12 @@ GAME_MEASURES: dict[str, Callable[[State], Measures]] = {
     "lost-cities": _lost_cities,
     "lost-ranks": _lost_ranks,
 }
+
+SIDES: dict[str, dict[str, str]] = {
+    "lost-ranks": {"red_army_won": "the red army", "black_army_won": "the black army"},
+}
+"""Game → {measure: side}: sides that are not seats (Lost Ranks deals the armies to the
+partnerships afresh each match, LR-3), whose fairness the report tests like the seats'."""
 
 HEADLINE: dict[str, tuple[str, str]] = {
     "lost-cities": ("win", "wins"),

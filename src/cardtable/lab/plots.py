@@ -16,7 +16,8 @@ Figure = Any
 _COLOURS = ("#33658a", "#f6ae2d", "#86bbd8", "#f26419", "#2f4858", "#55a630")
 
 
-def _pyplot() -> Any:
+def pyplot() -> Any:
+    """matplotlib.pyplot on the off-screen Agg backend."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -36,11 +37,11 @@ def _interval_rows(ax: Any, labels: list[str], estimates: list[Estimate], scale:
 
 
 def fairness(report: Report) -> Figure:
-    plt = _pyplot()
+    plt = pyplot()
     labels, estimates = [], []
     for c in report.cells:
         sides = c.seats[:1] if len(c.seats) == 2 else c.seats  # with two sides the second mirrors the first
-        for seat in sides + ([c.first_player] if c.first_player else []):
+        for seat in sides + c.sides[:1] + ([c.first_player] if c.first_player else []):
             labels.append(f"{c.cell.label}\n{seat.label}" if len(report.cells) > 1 else seat.label)
             estimates.append(seat.rate)
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(labels) + 1.4))
@@ -62,7 +63,7 @@ def variant_changes(report: Report) -> Figure | None:
     cells = [c for c in report.cells if c.differences]
     if not cells:
         return None
-    plt = _pyplot()
+    plt = pyplot()
     rows = [(c, d) for c in cells for d in c.differences
             if d.measure != "minutes at a human pace" and (d.base or d.variant)]
     fig, ax = plt.subplots(figsize=(8, 0.42 * len(rows) + 1.6))
@@ -82,7 +83,7 @@ def variant_changes(report: Report) -> Figure | None:
 
 
 def distributions(report: Report) -> Figure:
-    plt = _pyplot()
+    plt = pyplot()
     panels: list[tuple[str, Callable[[Any], list[float]]]] = [
         ("final score per side", lambda c: c.scores),
         ("margin", lambda c: list(c.measures["margin"].values) if "margin" in c.measures else []),
@@ -112,7 +113,7 @@ def rules_in_play(report: Report) -> Figure | None:
     names = sorted({n for c in report.cells for n in c.measures if n not in LENGTH_MEASURES and n != "margin"})
     if not names:
         return None
-    plt = _pyplot()
+    plt = pyplot()
     legend = 0.3 * ((len(report.cells) + 1) // 2) if len(report.cells) > 1 else 0.0
     fig, ax = plt.subplots(figsize=(8, 0.5 * len(names) * len(report.cells) + 1.4 + legend))
     height = 0.8 / len(report.cells)
@@ -140,7 +141,7 @@ def skill(report: Report) -> Figure | None:
     cells = [c for c in report.cells if c.entries]
     if not cells:
         return None
-    plt = _pyplot()
+    plt = pyplot()
     labels = [f"{c.cell.label}\n{e.label}" if len(cells) > 1 else e.label for c in cells for e in c.entries]
     fig, ax = plt.subplots(figsize=(8, 0.6 * len(labels) + 1.4))
     _interval_rows(ax, labels, [e.rate for c in cells for e in c.entries])

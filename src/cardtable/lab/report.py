@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cardtable.lab.measures import headline_of
+from cardtable.lab.measures import SIDES, headline_of
 from cardtable.lab.results import Row
 from cardtable.lab.series import MatchOutcome, SeriesSummary
 from cardtable.lab.stats import bootstrap_interval, mean, newcomb_interval, wilson_interval
@@ -95,6 +95,8 @@ class CellReport:
     matches: int
     seats: list[SeatRate]
     first_player: SeatRate | None
+    sides: list[SeatRate]
+    """Sides that are not seats (:data:`cardtable.lab.measures.SIDES`), e.g. Lost Ranks' armies."""
     entries: list[SeatRate]
     measures: dict[str, MeasureSummary]
     """Length (actions, rounds, minutes), game measures and ``event:KIND`` counts."""
@@ -152,7 +154,9 @@ def _cell_report(study: Study, cell: Cell, rows: Sequence[Row], outcome: str) ->
     if starters:
         wins = sum(hit(r["returns"][int(r["measures"]["first_player"])]) for r in starters)
         first = _rate("first player", wins, len(starters), fair)
-    return CellReport(cell, len(rows), seats, first, _entry_rates(study, cell, rows, outcome, fair),
+    sides = [_rate(label, round(sum(r["measures"].get(key, 0.0) for r in rows)), len(rows), fair)
+             for key, label in SIDES.get(study.game, {}).items() if any(key in r["measures"] for r in rows)]
+    return CellReport(cell, len(rows), seats, first, sides, _entry_rates(study, cell, rows, outcome, fair),
                       _measures(study, rows), [float(r["scores"][team[0]]) for r in rows for team in teams
                                                if len(r["scores"]) == game.num_players])
 
@@ -183,7 +187,7 @@ def _measures(study: Study, rows: Sequence[Row]) -> dict[str, MeasureSummary]:
         "rounds": [float(r["rounds"]) for r in rows],
         "minutes at a human pace": [r["actions"] * study.human_seconds_per_move / 60 for r in rows],
     }
-    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", "first_player"})
+    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", "first_player"} - set(SIDES.get(study.game, {})))
     for name in names:
         columns[name] = [float(r["measures"].get(name, 0.0)) for r in rows]
     for kind in sorted({k for r in rows for k in r["events"]}):
@@ -201,6 +205,12 @@ def _differences(base: CellReport, other: CellReport, outcome: str) -> list[Diff
     changes the table size changes every fair share)."""
     out = []
     same_seats = [s.label for s in base.seats] == [s.label for s in other.seats]
+    for b, o in zip(base.sides, other.sides):
+        low, high = newcomb_interval(b.successes, b.trials, o.successes, o.trials)
+        out.append(Difference(f"{b.label}'s {outcome} rate", "proportion", b.rate.value, o.rate.value,
+                              Estimate(o.rate.value - b.rate.value, low, high)))
+        if len(base.sides) == 2:
+            break
     for b, o in zip(base.seats, other.seats) if same_seats else ():
         low, high = newcomb_interval(b.successes, b.trials, o.successes, o.trials)
         out.append(Difference(f"{b.label} {outcome} rate", "proportion", b.rate.value, o.rate.value,
@@ -244,6 +254,9 @@ def findings(report: Report) -> list[Finding]:
         texts: list[str] = []
         say = texts.append
         say(_fairness_text(c, report.verb))
+        for side in c.sides[:1] if len(c.sides) == 2 else c.sides:
+            say(f"{side.label} {report.verb} {_pct(side.rate)} (fair share {100 * side.rate.reference:.1f} %) — "
+                f"{_verdict(side.rate)}.")
         if c.first_player is not None:
             say(f"the first player {report.verb} {_pct(c.first_player.rate)} — {_verdict(c.first_player.rate)}.")
         if c.differences:

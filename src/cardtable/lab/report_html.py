@@ -15,7 +15,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from cardtable.lab.plots import figures
+from cardtable.lab.plots import figures, pyplot
 from cardtable.lab.report import Difference, Estimate, Report, SeatRate
 
 _STYLE = """
@@ -32,7 +32,7 @@ img { max-width: 100%; } figure { margin: 1rem 0; } figcaption { color: #567; fo
 def _png(fig: Any) -> str:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=110)
-    fig.clear()
+    pyplot().close(fig)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
@@ -102,7 +102,7 @@ def render_html(report: Report) -> str:
 
     parts += ["<h2 id='fairness'>Fairness between seats</h2>", figure("fairness")]
     for c in report.cells:
-        parts += [f"<h3>{html.escape(c.cell.label)}</h3>", _rate_table(c.seats + ([c.first_player] if c.first_player else []),
+        parts += [f"<h3>{html.escape(c.cell.label)}</h3>", _rate_table(c.seats + c.sides + ([c.first_player] if c.first_player else []),
                                                                         "seat")]
     changed = [c for c in report.cells if c.differences]
     if changed:
@@ -140,9 +140,7 @@ def write_pdf(report: Report, path: Path) -> None:
     """A PDF: the findings on the first page, one figure a page after it."""
     from matplotlib.backends.backend_pdf import PdfPages
 
-    from cardtable.lab.plots import _pyplot
-
-    plt = _pyplot()
+    plt = pyplot()
     with PdfPages(path) as pdf:
         page = plt.figure(figsize=(8.27, 11.69))
         page.text(0.06, 0.96, report.study.display_title, fontsize=14, weight="bold", va="top", wrap=True)
