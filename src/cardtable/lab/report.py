@@ -7,7 +7,8 @@ shows, with its 95 % interval:
 * **fairness** per cell: each seat's (or partnership's) headline rate — wins, or for
   Ранг staying in Rank — against the fair share (the mean over seats), with Wilson
   intervals; significant when the interval leaves the fair share out.  Where the game
-  says who started (Lost Cities' first round), the first player's rate too;
+  says who started (Lost Cities' first round), the first player's rate too, and the
+  rates of sides that are not seats (Lost Ranks' armies, :data:`~cardtable.lab.measures.SIDES`);
 * **variant against base**, lineup by lineup: the difference in every measure —
   proportions by Newcomb's hybrid score interval, means by a seeded percentile
   bootstrap; significant when the interval leaves 0 out;
