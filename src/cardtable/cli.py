@@ -318,6 +318,15 @@ def _register_arena() -> None:
 _register_arena()
 
 
+def _register_lab() -> None:
+    from cardtable.cli_lab import lab_app
+
+    app.add_typer(lab_app, name="lab")
+
+
+_register_lab()
+
+
 def main() -> None:
     app()
 
