@@ -60,6 +60,9 @@ SCORE: Final = np.array([score_cards([0] * (i >> 9) + [v + 1 for v in range(9) i
 _shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_numbers", "play_options",
                                      "play_choice", "draw_options", "pending_cards", "draw_choice"),
                          decisions.TABLES)
+FIRST, HIGH = _shared["FIRST"], _shared["HIGH"]
+PLAYABLE: Final = np.array([0x3FF if t <= 1 else 0x3FF & ~((1 << t) - 1) for t in range(16)], dtype=np.int64)
+"""The value indices that may go on an expedition in state ``t`` (LC-3)."""
 colour_facts = _shared["colour_facts"]
 seat_numbers = _shared["seat_numbers"]
 play_choice = _shared["play_choice"]
@@ -98,9 +101,10 @@ def _field_size(field: int) -> int:
 @njit
 def _top_state(expedition: int) -> int:
     """The state ``t`` of an expedition field: 0 empty, 1 wagers only, ``v + 1`` top value ``v``."""
-    for v in range(9, 0, -1):
-        if expedition >> v & 1:
-            return v + 1
+    numbers = expedition & 0x3FE
+    if numbers:
+        top: int = HIGH[numbers] + 1
+        return top
     return 1 if expedition else 0
 
 
@@ -192,15 +196,16 @@ def _legal(s: Vector, out: Vector) -> int:
         h = s[HAND + 6 * p + c] & 0x3FF
         if not h:
             continue
-        t = _top_state(s[EXP + 6 * p + c])
-        for v in range(10):
-            if h >> v & 1 and (v >= t or (v == 0 and t == 1)):
-                out[n] = 20 * c + v
-                n += 1
-        for v in range(10):
-            if h >> v & 1:
-                out[n] = 20 * c + 10 + v
-                n += 1
+        m = h & PLAYABLE[_top_state(s[EXP + 6 * p + c])]
+        while m:
+            out[n] = 20 * c + FIRST[m]
+            n += 1
+            m &= m - 1
+        m = h
+        while m:
+            out[n] = 20 * c + 10 + FIRST[m]
+            n += 1
+            m &= m - 1
     return n
 
 
