@@ -10,7 +10,7 @@ Prints, per Lost Cities variant, random and heuristic play-outs in actions/s (an
 is one player decision, as in ``benchmarks/playouts.py``) with their ratios to the
 Python engine doing the same (random moves through the protocol; the heuristic's
 :func:`~cardtable.agents.lost_cities.policy_action` on the state) and to OpenSpiel,
-then the first-call cost: a fresh process compiling into an empty numba cache, and
+then the cost of exporting an engine state to the kernel and the first-call cost: a fresh process compiling into an empty numba cache, and
 one loading that cache from disk (``cache=True``).  The targets of issue #16: random
 play-outs at least 20 M actions/s for Lost Cities, heuristic ones at least 2 M.
 """
@@ -68,6 +68,24 @@ def kernel_rate(options: dict[str, int], policy: str, seconds: float, clock: Cal
     return actions / (clock() - start)
 
 
+def export_microseconds(clock: Callable[[], float]) -> float:
+    """Microseconds per :func:`cardtable.kernels.lost_cities.export` of mid-round states."""
+    from cardtable.kernels.lost_cities import export
+
+    game = LostCities()
+    states = []
+    for seed in range(50):
+        state = game.new_state(seed=seed)
+        for _ in range(40):
+            state.apply_action(policy_action(state))
+        states.append(state)
+    start = clock()
+    for _ in range(40):
+        for state in states:
+            export(state)
+    return 1e6 * (clock() - start) / (40 * len(states))
+
+
 def first_call_seconds(cache_dir: str) -> float:
     """Seconds from import to the end of the first heuristic and random matches in a new
     process whose numba cache is ``cache_dir``."""
@@ -101,10 +119,12 @@ def main() -> None:
             versus = f"{rate / spiel_rate:12.1f}x" if spiel_rate else f"{'-':>13s}"
             print(f"{label + ', ' + policy:42s} {rate:13,.0f} {ok:>7s} {rate / python_rates[policy]:9.1f}x {versus}"
                   f"   (Python engine {python_rates[policy]:,.0f})")
+    print(f"\nstate export (engine state -> match vector, for the search's play-outs): "
+          f"{export_microseconds(clock):.1f} µs")
     with tempfile.TemporaryDirectory() as cache:
         cold = first_call_seconds(cache)
         warm = first_call_seconds(cache)
-    print(f"\nfirst call (import + one match of each policy): {cold:.1f} s compiling into an empty cache, "
+    print(f"first call (import + one match of each policy): {cold:.1f} s compiling into an empty cache, "
           f"{warm:.2f} s loading it from disk")
 
 
