@@ -3,6 +3,7 @@
 
 import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
+  keepingFocus,
 } from "./util.js";
 import { t, gameTitle, agentLabel, loadRefusals, refusalNodes, refusalTitle } from "./i18n.js";
 import { Connection } from "./net.js";
@@ -319,7 +320,13 @@ export class TablePage {
   }
 
   // --- rendering ---------------------------------------------------------------
+  /** Redraw the page; a field being typed in (the join form's name) keeps its text,
+   * caret and focus, whatever arrives meanwhile (the refusal catalog, a message). */
   render() {
+    keepingFocus(() => this.draw());
+  }
+
+  draw() {
     const root = clear(this.root);
     const game = this.match && GAMES[this.match.game];
     root.className = `page table-page${game ? ` game-${this.match.game}` : ""}`;
