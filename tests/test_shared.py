@@ -207,7 +207,7 @@ def test_cli_replay_and_bad_record(tmp_path: Path) -> None:
 def test_cli_play_a_whole_match_by_numbers(tmp_path: Path, game_name: str, args: list[str]) -> None:
     """A human who always types '1' (plus some bad input) finishes a match; the save replays."""
     save = tmp_path / "save.json"
-    cycle = "".join(f"{i}\n" for i in range(1, 18)) + "d1\na\nb\n"
+    cycle = "".join(f"{i}\n" for i in range(1, 18)) + "x1\nd\np1\np2\np\n"
     script = "nonsense\n999\nhelp\n" + cycle * 2000
     res = runner.invoke(app, ["play", game_name, "--seed", "3", "--save", str(save), *args], input=script)
     assert res.exit_code == 0, res.output[-2000:]

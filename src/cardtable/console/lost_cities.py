@@ -18,6 +18,7 @@ from rich.text import Text
 
 from cardtable.cards import COLOR_LETTERS
 from cardtable.games.lost_cities import CardDrawn, RoundEnded
+from cardtable.console.keys import KeyScheme
 from cardtable.protocol import Event
 
 COLOR_STYLES = {
@@ -284,3 +285,16 @@ def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
             person = 0 if view["starter"] == me else 1
             line += " " + say("next", n=view["round"])
     return line
+
+
+KEYS = KeyScheme(
+    numbered={"play": ("", "hand"), "discard": ("x", "hand")},
+    named={"draw deck": "d", **{f"draw {letter}": f"d{letter.lower()}" for letter in COLOR_LETTERS}},
+    legend={
+        "en": "Keys: 1–{n} play that hand card · x1–x{n} discard it · d draw pile · "
+              "dy db dw dg dr dp take the top of that colour's discard pile",
+        "ru": "Клавиши: 1–{n} — выложить эту карту · x1–x{n} — сбросить её · d — взять из колоды · "
+              "dy db dw dg dr dp — взять верхнюю карту из стопки сброса этого цвета",
+    },
+)
+"""The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that card."""

@@ -2,7 +2,8 @@
 
 Each game supplies a renderer module ``cardtable.console.<game>`` with
 ``render(view, lang=...)`` and ``describe(event, view, lang=...)``; this
-module runs the match, reads the human's moves (by number or notation),
+module runs the match, reads the human's moves (by the game's stable keys,
+:mod:`cardtable.console.keys`, or by notation),
 announces everything that happens, and saves the record on exit.
 """
 
@@ -15,17 +16,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from cardtable import records
 from cardtable.agents import Agent, Observation
+from cardtable.console.keys import KeyScheme, assign, hand_cards
 from cardtable.i18n import render as render_refusal
 from cardtable.protocol import Event, IllegalAction, State
 
 HELP_EN = (
-    "Type the number of a move or the move itself (e.g. '{example}'). "
+    "Type a key shown (a bare number always plays that card of your hand) or the move "
+    "itself (e.g. '{example}'). "
     "Other commands: 'moves' lists the legal moves, 'board' shows the table again, "
     "'save' saves the game, 'quit' saves and leaves."
 )
@@ -51,7 +55,7 @@ TEXT = {
     },
 }
 HELP_RU = (
-    "Введите номер хода или сам ход (например, '{example}'). "
+    "Введите клавишу из списка (номер всегда играет эту карту руки) или сам ход (например, '{example}'). "
     "Команды: 'moves' — список ходов, 'board' — стол, 'save' — сохранить, 'quit' — сохранить и выйти."
 )
 
@@ -93,6 +97,7 @@ class TerminalMatch:
         self.lang = lang if lang in TEXT else "en"
         self.text = TEXT[self.lang]
         self.renderer = renderer_for(state.game.name)
+        self.keys: KeyScheme = self.renderer.KEYS
         self.save_path = save_path
         self.hint = hint
 
@@ -130,15 +135,15 @@ class TerminalMatch:
         self.console.print(self.renderer.render(self.state.view(self.human), lang=self.lang))
 
     def _choices(self) -> list[tuple[str, int, str]]:
-        """(key, action, text) for every legal move; keys follow the numbered hand."""
+        """(key, action, text) for every legal move, by the game's :class:`KeyScheme`."""
         legal = self.state.legal_actions()
         strings = self.state.legal_action_strings()
-        hand = self.state.view(self.human).get("hand")
-        names = [str(c) for c in hand] if isinstance(hand, list) else []
-        keys = quick_keys(names, strings)
-        return sorted(zip(keys, legal, strings), key=lambda c: _key_order(c[0]))
+        keys = assign(self.keys, self.state.view(self.human), strings)
+        letters = (f"m{i}" for i in range(1, len(strings) + 1))
+        choices = [(k[0] if k else next(letters), a, t) for k, a, t in zip(keys, legal, strings)]
+        return sorted(choices, key=lambda c: _key_order(c[0]))
 
-    def _legal_table(self, choices: list[tuple[str, int, str]]) -> Table:
+    def _legal_table(self, choices: list[tuple[str, int, str]]) -> Group:
         table = Table(title=self.text["legal"], show_header=False, box=None, pad_edge=False)
         columns = 4 if len(choices) > 8 else 2
         rows = (len(choices) + columns - 1) // columns
@@ -152,7 +157,9 @@ class TerminalMatch:
                 else:
                     cells.append("")
             table.add_row(*cells)
-        return table
+        n = len(hand_cards(self.state.view(self.human)))
+        legend = self.keys.legend.get(self.lang) or self.keys.legend.get("en", "")
+        return Group(table, Text(legend.format(n=n), style="dim"))
 
     def _ask_human(self) -> int | None:
         choices = self._choices()
@@ -191,15 +198,18 @@ class TerminalMatch:
                 else:
                     self.console.print(self.hint(self.state))
                 continue
-            if word.isdigit() or (word[:1].isalpha() and word[1:].isdigit()):
-                self.console.print(f"[red]{raw!r} is not one of the keys shown: "
+            meant = self.keys.resolve(word, self.state.view(self.human))
+            if meant is None and any(ch.isdigit() for ch in word):
+                self.console.print(f"[red]{escape(repr(raw))} is not one of the keys shown: "
                                    f"{', '.join(k for k, _, _ in choices)}.[/]")
                 self.console.print(self._legal_table(choices))
                 continue
             try:
-                return self.state.parse_action(raw)
+                return self.state.parse_action(meant or raw)
             except IllegalAction as err:
                 reason = str(err) if err.refusal is None else render_refusal(err.refusal, self.lang)
+                if meant is not None:
+                    reason = f"{word} = {meant}: {reason}"
                 self.console.print(f"[red]{escape(reason)}[/]")
                 self.console.print(self._legal_table(choices))
 
@@ -255,55 +265,8 @@ def _score_labels(view: dict[str, Any], players: Sequence[str], human: int) -> l
     return [f"side {i}" for i in range(n)]
 
 
-_COMMAND_LETTERS = frozenset("qh")
-
-
 def _key_order(key: str) -> tuple[int, str, int]:
+    """Bare numbers first, then prefixed numbers (``x1`` …), then named keys."""
     digits = key.lstrip("abcdefghijklmnopqrstuvwxyz")
     prefix = key[: len(key) - len(digits)]
     return (0 if not prefix else 1 if digits else 2, prefix, int(digits or 0))
-
-
-def quick_keys(hand: Sequence[str], moves: Sequence[str]) -> list[str]:
-    """Short keys for ``moves`` that follow the numbered hand display.
-
-    A move naming hand card *i* (1-based) gets key ``i`` for the first kind of
-    move (usually play) and the verb's initial plus ``i`` for others; moves
-    that name no hand card get letters.  Without a hand, moves are numbered.
-
-    >>> quick_keys(["Y7", "B2"], ["play Y7", "discard Y7", "discard B2", "draw deck"])
-    ['1', 'd1', 'd2', 'a']
-    >>> quick_keys([], ["play 7H", "draw"])
-    ['1', '2']
-    """
-    if not hand:
-        return [str(i + 1) for i in range(len(moves))]
-    first_index: dict[str, int] = {}
-    for i, name in enumerate(hand, start=1):
-        first_index.setdefault(name.upper(), i)
-    main_verb = None
-    keys: list[str] = []
-    used: set[str] = set()
-    letters = (c for c in "abcefgijklnoprstuvwxyz" if c not in _COMMAND_LETTERS)
-    pending: list[int] = []
-    for n, text in enumerate(moves):
-        words = text.split()
-        card = next((w.upper() for w in reversed(words) if w.upper() in first_index), None)
-        key = ""
-        if card is not None:
-            verb = words[0].lower() if len(words) > 1 else ""
-            if main_verb is None:
-                main_verb = verb
-            index = first_index[card]
-            key = str(index) if verb == main_verb else f"{verb[:1] or 'x'}{index}"
-        if not key or key in used:
-            pending.append(n)
-            keys.append("")
-            continue
-        used.add(key)
-        keys.append(key)
-    for n in pending:
-        key = next(c for c in letters if c not in {k[:1] for k in used if not k[:1].isdigit()})
-        used.add(key)
-        keys[n] = key
-    return keys

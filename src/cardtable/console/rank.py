@@ -20,6 +20,7 @@ from rich.text import Text
 
 from cardtable.cards import FRENCH_PRETTY, parse_french
 from cardtable.games.rank import playable
+from cardtable.console.keys import KeyScheme
 from cardtable.protocol import Event
 
 SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
@@ -351,3 +352,14 @@ def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
     if isinstance(cur, int) and cur >= 0 and cur != event.player:
         lines.append(_say(t, "turn", you=cur == me, who=_who(cur, me, lang), who_lc=_who(cur, me, lang, lower=True)))
     return "; ".join(lines)
+
+
+KEYS = KeyScheme(
+    numbered={"play": ("", "hand")},
+    named={"draw": "d", "pass": "p"},
+    legend={
+        "en": "Keys: 1–{n} play that card · d draw from the stock · p pass",
+        "ru": "Клавиши: 1–{n} — положить эту карту · d — взять из колоды · p — пас",
+    },
+)
+"""The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that card."""
