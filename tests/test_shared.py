@@ -299,6 +299,6 @@ def test_cli_flags_keep_their_names() -> None:
     res = runner.invoke(app, ["simulate", "lost-ranks", "-p", "2", "--longer", "--force-strength", "--games", "1",
                               "--agents", "random,random"])
     assert res.exit_code == 0, res.output
-    assert "'players': 2, 'force_strength': True, 'longer_game': True" in " ".join(res.output.split())
+    assert "players=2, force_strength=True, longer_game=True" in " ".join(res.output.split())
     res = runner.invoke(app, ["simulate", "lost-ranks", "--players", "3"])
     assert res.exit_code == 2 and "players must be 2 or 4 (LR-3), not 3" in res.output
