@@ -21,6 +21,7 @@ from rich.text import Text
 from cardtable.cards import FRENCH_PRETTY, parse_french
 from cardtable.games.rank import playable
 from cardtable.console.keys import KeyScheme
+from cardtable.i18n import message
 from cardtable.protocol import Event
 
 SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
@@ -170,15 +171,8 @@ def _say(t: dict[str, str], key: str, *, you: bool = False, by_you: bool = False
 
 
 def _n_cards(n: int, lang: str) -> str:
-    if lang != "ru":
-        return f"{n} card" + ("" if n == 1 else "s")
-    if n % 10 == 1 and n % 100 != 11:
-        word = "карту"
-    elif n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14:
-        word = "карты"
-    else:
-        word = "карт"
-    return f"{n} {word}"
+    """``3 cards`` / ``3 карты``: a count of cards in the accusative with its plural form."""
+    return message("terminal.cards", lang, n=n)
 
 
 def _t(lang: str) -> dict[str, str]:
