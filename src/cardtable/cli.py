@@ -318,6 +318,15 @@ def _register_arena() -> None:
 _register_arena()
 
 
+def _register_rules() -> None:
+    from cardtable.console.rules import rules_command
+
+    app.command("rules")(rules_command)
+
+
+_register_rules()
+
+
 def main() -> None:
     app()
 

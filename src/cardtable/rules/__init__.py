@@ -45,6 +45,11 @@ def check_rules(game: str, lang: str = "en") -> None:
     """Raise :class:`UnknownRules` unless ``game`` and ``lang`` have a rule text."""
     if game not in rules_games():
         raise UnknownRules(f"no rules for game {game!r}; the games are {', '.join(rules_games())}")
+    check_language(lang)
+
+
+def check_language(lang: str) -> None:
+    """Raise :class:`UnknownRules` unless the rules are written in ``lang``."""
     if lang not in LANGUAGES:
         raise UnknownRules(f"no rules in language {lang!r}; the languages are {', '.join(LANGUAGES)}")
 
@@ -63,4 +68,4 @@ def rules_title(game: str, lang: str = "en") -> str:
     return game
 
 
-__all__ = ["LANGUAGES", "UnknownRules", "check_rules", "rules_file_name", "rules_games", "rules_text", "rules_title"]
+__all__ = ["LANGUAGES", "UnknownRules", "check_language", "check_rules", "rules_file_name", "rules_games", "rules_text", "rules_title"]
