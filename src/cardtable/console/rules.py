@@ -49,7 +49,7 @@ def games_table(lang: str) -> Table:
     table.add_column("game")
     for code in LANGUAGES:
         table.add_column(code)
-    table.add_column("command")
+    table.add_column("command", no_wrap=True)
     for game in rules_games():
         table.add_row(game, *(rules_title(game, code) for code in LANGUAGES), f"cardtable rules {game}")
     return table

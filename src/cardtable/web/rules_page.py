@@ -227,7 +227,7 @@ def missing_rules_page(message: str, lang: str) -> str:
     items = "".join(f'<li><a href="/rules/{game}?lang={lang}">{html.escape(rules_title(game, lang))}</a></li>'
                     for game in rules_games())
     main = (f'<main class="rules-layout rules-index"><article class="rules-text" role="alert">'
-            f'<h1>{TEXTS[lang]["no_page"]}</h1><p class="error">{html.escape(message)}</p>'
+            f'<h1>{TEXTS[lang]["no_page"]}</h1><p class="error">{html.escape(message, quote=False)}</p>'
             f'<ul class="rules-games">{items}</ul></article></main>')
     return _document(lang, TEXTS[lang]["no_page"], "/rules", main)
 
