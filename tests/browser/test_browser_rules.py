@@ -48,3 +48,26 @@ def test_a_refusal_link_lands_on_lr7_in_view(browser: Any, server: LiveServer) -
             assert width <= size["width"], f"the page is {width}px wide at {size['width']}px"
         finally:
             page.close()
+
+
+def test_the_lobby_tiles_and_the_table_link_their_rules_in_the_page_language(browser: Any, server: LiveServer) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.add_init_script("localStorage.setItem('cardtable.name', 'Ann'); localStorage.setItem('cardtable.lang', 'ru')")
+        page.goto(f"{server.base}/")
+        for game in ("lost-cities", "lost-ranks", "rank"):
+            link = page.wait_for_selector(f".tile-rules[data-game='{game}']")
+            assert link.get_attribute("href") == f"/rules/{game}?lang=ru"
+        page.screenshot(path=str(SCREENSHOTS / "lobby-rules-links.png"), animations="disabled")
+        page.click(".tile-rules[data-game='rank']")
+        page.wait_for_url("**/rules/rank?lang=ru")
+        assert page.locator("html").get_attribute("lang") == "ru"
+        assert page.locator("h3#rg-4").inner_text().startswith("RG-4")
+        m = server.create("lost-ranks", {"players": 4}, [{"kind": "human", "name": "Ann"}] + [{"kind": "ai"}] * 3)
+        page.goto(m["seats"][0]["invite"])
+        link = page.wait_for_selector(".topbar a.rules-link")
+        assert link.get_attribute("href") == "/rules/lost-ranks?lang=ru"
+        page.screenshot(path=str(SCREENSHOTS / "table-rules-link.png"), animations="disabled")
+    finally:
+        ctx.close()
