@@ -364,6 +364,15 @@ def _register_lab() -> None:
 _register_lab()
 
 
+def _register_rules() -> None:
+    from cardtable.console.rules import rules_command
+
+    app.command("rules")(rules_command)
+
+
+_register_rules()
+
+
 def main() -> None:
     app()
 

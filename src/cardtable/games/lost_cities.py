@@ -1,6 +1,6 @@
 """Lost Cities (Reiner Knizia, Kosmos 1999) for two players: the rules core.
 
-The rulings are LC-1 … LC-8 of ``docs/rules/lost-cities.md``; every refusal
+The rulings are LC-1 … LC-8 of ``src/cardtable/rules/lost-cities.md``; every refusal
 cites one.  A :class:`LostCitiesState` is a whole match of ``rounds`` rounds.
 
 Cards

@@ -5,7 +5,7 @@ import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
   keepingFocus,
 } from "./util.js";
-import { t, gameTitle, agentLabel, loadRefusals, refusalNodes, refusalTitle } from "./i18n.js";
+import { t, gameTitle, agentLabel, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
 import { topbar } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
@@ -354,6 +354,8 @@ export class TablePage {
     this.keys = ctx.keys;
     root.append(topbar([
       h("h1.page-title", null, gameTitle(this.match.game)),
+      h("a.rules-link", { href: rulesHref(this.match.game), target: "_blank", rel: "noopener",
+        title: t("rules_of", { game: gameTitle(this.match.game) }) }, t("rules")),
       h("div.scoreline", null, game.scoreline(ctx)),
       this.connBadge(),
     ]));
