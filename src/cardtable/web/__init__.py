@@ -7,6 +7,8 @@
   token travels in the URL fragment, so the server never sees it here);
 * ``/replay/{match_id}`` — the replay of a match from a seat's point of view
   (``?seat=N``; the token comes from this browser's storage) or the public one;
+* ``/signin``, ``/u/{name}`` (a player's profile), ``/leaderboard`` — accounts,
+  profiles and ratings;
 * ``/static/…`` — the files of ``cardtable/web/static`` (ES modules, no build step).
 
 The pages speak the protocol of ``docs/server-protocol.md`` (``/api/…`` and
@@ -71,6 +73,18 @@ def mount(app: FastAPI) -> None:
 
     @app.get("/replay/{match_id}", include_in_schema=False)
     async def replay_page(match_id: str) -> FileResponse:
+        return _page()
+
+    @app.get("/signin", include_in_schema=False)
+    async def signin_page() -> FileResponse:
+        return _page()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return _page()
+
+    @app.get("/u/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> FileResponse:
         return _page()
 
     @app.get("/favicon.ico", include_in_schema=False)
