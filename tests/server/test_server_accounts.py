@@ -317,3 +317,38 @@ def test_sign_in_attempts_are_rate_limited_per_address(tmp_path: Path) -> None:
         clock.advance(20.0)  # one attempt back
         r = b.post("/api/account/signin", json={"name": name, "password": "correct horse"})
         assert r.status_code == 200, r.text
+
+
+def test_the_rating_update_and_the_end_of_a_match_are_one_transaction(backend: str, tmp_path: Path) -> None:
+    """A rating update that fails leaves the match unfinished and no rating written."""
+    import asyncio
+
+    from sqlalchemy import Connection, insert
+
+    from cardtable.server.store import MatchRow, SeatRow, Store, ratings_table
+
+    mid = unique("atomic")
+
+    def failing_update(conn: Connection) -> None:
+        conn.execute(insert(ratings_table).values(game="lost-cities", players=2, player=f"ai:{mid}", mu=30.0,
+                                                  sigma=5.0, games=1, updated=0.0))
+        raise RuntimeError("the rating update failed")
+
+    async def go() -> tuple[str, list[Any]]:
+        store = Store(db_url_for(backend, tmp_path))
+        try:
+            await store.create_match(MatchRow(id=mid, game="lost-cities", config={}, seed=1, options={},
+                                              host_hash="h", status="active", result=None, created=1.0, updated=1.0,
+                                              seats=[SeatRow(0, "ai", "a", "random", None, True),
+                                                     SeatRow(1, "ai", "b", "random", None, True)]))
+            with pytest.raises(RuntimeError):
+                await store.finish(mid, {"returns": [1.0, -1.0]}, failing_update)
+            row = await store.load_match(mid)
+            assert row is not None
+            written = await store.run(lambda conn: conn.execute(
+                select(ratings_table.c.player).where(ratings_table.c.player == f"ai:{mid}")).all())
+            return row.status, list(written)
+        finally:
+            await store.close()
+
+    assert asyncio.run(go()) == ("active", [])

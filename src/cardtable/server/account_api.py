@@ -18,6 +18,7 @@ from cardtable.server import ratings
 from cardtable.server.accounts import SESSION_COOKIE, Accounts, User, check_csrf
 from cardtable.server.errors import ProtocolError
 from cardtable.server.limits import client_address
+from cardtable.server.room import shared_game
 from cardtable.server.store import Store, matches_table, seats_table
 
 RECENT_MATCHES = 20
@@ -72,7 +73,7 @@ def _recent(conn: Connection, user_id: int, limit: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for r in rows:
         config = json.loads(r["config"])
-        teams = load_game(r["game"], **config).teams()
+        teams = shared_game(r["game"], config).teams()
         result = None if r["result"] is None else json.loads(r["result"])
         out.append({"match": r["id"], "game": r["game"], "config": config, "seat": r["seat"], "status": r["status"],
                     "rated": bool(json.loads(r["options"]).get("rated", False)), "created": r["created"],
