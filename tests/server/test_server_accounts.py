@@ -352,3 +352,13 @@ def test_the_rating_update_and_the_end_of_a_match_are_one_transaction(backend: s
             await store.close()
 
     assert asyncio.run(go()) == ("active", [])
+
+
+def test_a_profile_shows_matches_still_going_only_to_their_player(srv: ServerThread) -> None:
+    name = unique("Lena")
+    with browser(srv) as b:
+        sign_up(b, name)
+        mid = b.post("/api/matches", json={"game": "lost-cities", "seats": [{"kind": "human", "me": True},
+                                                                           {"kind": "ai"}]}).json()["match"]
+        assert [m["match"] for m in b.get(f"/api/users/{name}").json()["recent"]] == [mid]
+    assert srv.http.get(f"/api/users/{name}").json()["recent"] == []

@@ -63,13 +63,15 @@ def place_of(result: dict[str, Any] | None, teams: list[list[int]], seat: int) -
     return None if team is None else ranks[team] + 1
 
 
-def _recent(conn: Connection, user_id: int, limit: int) -> list[dict[str, Any]]:
+def _recent(conn: Connection, user_id: int, limit: int, *, finished_only: bool) -> list[dict[str, Any]]:
+    """The player's newest matches (``finished_only``: the ones over, all that others see)."""
     m, s = matches_table.c, seats_table.c
-    rows = conn.execute(
-        select(m.id, m.game, m.config, m.options, m.status, m.result, m.created, s.seat)
-        .select_from(seats_table.join(matches_table, s.match_id == m.id))
-        .where(s.user_id == user_id).order_by(desc(m.created)).limit(limit)
-    ).mappings().all()
+    query = (select(m.id, m.game, m.config, m.options, m.status, m.result, m.created, s.seat)
+             .select_from(seats_table.join(matches_table, s.match_id == m.id))
+             .where(s.user_id == user_id).order_by(desc(m.created)).limit(limit))
+    if finished_only:
+        query = query.where(m.status == "finished")
+    rows = conn.execute(query).mappings().all()
     out: list[dict[str, Any]] = []
     for r in rows:
         config = json.loads(r["config"])
@@ -84,9 +86,7 @@ def _recent(conn: Connection, user_id: int, limit: int) -> list[dict[str, Any]]:
 def _per_game(conn: Connection, user_id: int) -> dict[str, dict[str, int]]:
     """Finished matches per game: played, first places, last places."""
     totals: dict[str, dict[str, int]] = {}
-    for match in _recent(conn, user_id, 100000):
-        if match["status"] != "finished":
-            continue
+    for match in _recent(conn, user_id, 100000, finished_only=True):
         entry = totals.setdefault(match["game"], {"played": 0, "first": 0, "last": 0})
         entry["played"] += 1
         entry["first"] += match["place"] == 1
@@ -138,11 +138,12 @@ def install_account_routes(app: FastAPI) -> None:
             raise ProtocolError("no_such_user", "no account has this name", status=404)
         store: Store = request.app.state.store
         player = ratings.user_player(user.id)
+        own = await session_user(request) == user  # only the player sees their matches still going
 
         def op(conn: Connection) -> dict[str, Any]:
             return {"user": user.as_json(), "ratings": ratings.current(conn, player),
                     "history": ratings.history(conn, player), "games": _per_game(conn, user.id),
-                    "recent": _recent(conn, user.id, RECENT_MATCHES)}
+                    "recent": _recent(conn, user.id, RECENT_MATCHES, finished_only=not own)}
 
         return await store.run(op)
 

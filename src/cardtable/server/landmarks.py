@@ -2,18 +2,21 @@
 
 ::
 
-    cardtable ratings lost-cities                      # every pair of levels, 4 matches a pair
+    cardtable ratings lost-cities                      # every pair of levels, 3 matches a pair
     cardtable ratings rank -p 4 --games 6 --jobs 2
-    cardtable ratings lost-cities --iterations 200 --db cardtable.db
+    cardtable ratings lost-cities --iterations 0 --db cardtable.db   # the levels' own clocks
 
 Every pair of levels plays a short series (:func:`cardtable.lab.series.run_series`,
 seats rotated); the matches are then rated in order with the server's model
 (:func:`cardtable.server.ratings.rate`, the same teams and ranks as a rated match),
 and each level's rating is printed on the display scale with its ±2σ interval: the
-landmarks of the leaderboard ("hard ≈ 1850").  ``--iterations N`` gives the search
-levels an iteration budget instead of their clock (``hard`` N, ``medium`` N/7, as
-their time budgets are apart), which makes a run reproducible and independent of
-the machine's load.  ``--db URL`` stores the ratings of the levels that database
+landmarks of the leaderboard ("hard ≈ 1850").  ``--iterations N`` (default
+:data:`DEFAULT_ITERATIONS`) gives the search levels an iteration budget instead of
+their clock (``hard`` N, ``medium`` N/7, as their time budgets are apart), which makes
+a run reproducible, independent of the machine's load, and a matter of minutes
+(about 15 s a Lost Cities match with ``hard`` at 100); ``--iterations 0`` plays the
+levels as the server does, on their clocks (``hard`` 0.7 s a decision: about 20 minutes
+for the default Lost Cities run).  ``--db URL`` stores the ratings of the levels that database
 has not rated yet.
 """
 
@@ -33,6 +36,7 @@ from cardtable.server import ratings
 from cardtable.server.store import metadata, ratings_table, rating_history_table
 
 DEFAULT_LEVELS = "random,easy,heuristic,medium,hard"
+DEFAULT_ITERATIONS = 100
 SEARCH_SHARE = {"hard": 1.0, "medium": 1 / 7, "ismcts": 1.0}
 """Each search level's share of ``--iterations`` (their time budgets are 0.7 s and 0.1 s)."""
 
@@ -100,9 +104,9 @@ def store_landmarks(db_url: str, game: Game, found: Sequence[ratings.Rating]) ->
 def ratings_command(
     game_name: str = game_argument(),
     levels: str = typer.Option(DEFAULT_LEVELS, "--levels", "-l", help="Comma-separated AI levels to rate."),
-    games: int = typer.Option(4, "--games", "-n", min=1, help="Matches per pair of levels."),
-    iterations: Optional[int] = typer.Option(None, "--iterations", min=1,
-                                             help="Search budget of 'hard' in iterations instead of its clock."),
+    games: int = typer.Option(3, "--games", "-n", min=1, help="Matches per pair of levels."),
+    iterations: int = typer.Option(DEFAULT_ITERATIONS, "--iterations", min=0,
+                                   help="Search budget of 'hard' in iterations ('medium' a seventh); 0: their clocks."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (worker processes)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first match."),
     db: Optional[str] = typer.Option(None, "--db", help="Also store the ratings there (levels not rated yet)."),
@@ -125,9 +129,10 @@ def ratings_command(
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TimeRemainingColumn(), console=err_console) as progress:
         task = progress.add_task(f"{game.title}: {len(names)} levels", total=pairs * games)
-        found = arena_ratings(game, names, games=games, iterations=iterations, seed=seed, jobs=jobs,
+        found = arena_ratings(game, names, games=games, iterations=iterations or None, seed=seed, jobs=jobs,
                               on_match=lambda _: progress.advance(task))
-    table = Table(title=f"{game.title}, {game.num_players} players: AI levels ({games} matches a pair)")
+    budget = f"hard at {iterations} iterations" if iterations else "on their clocks"
+    table = Table(title=f"{game.title}, {game.num_players} players: AI levels ({games} matches a pair, {budget})")
     for column in ("level", "rating", "interval (±2σ)", "matches"):
         table.add_column(column, justify="left" if column == "level" else "right")
     for rating in found:

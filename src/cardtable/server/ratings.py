@@ -102,9 +102,12 @@ class Rating:
 
 
 def read_rating(conn: Connection, game: str, players: int, player: str) -> Rating | None:
+    """``player``'s rating, locked for the transaction's update where the database can
+    (PostgreSQL's ``FOR UPDATE``; SQLite's writer holds the whole database anyway)."""
     t = ratings_table.c
     row = conn.execute(select(t.mu, t.sigma, t.games)
-                       .where(t.game == game, t.players == players, t.player == player)).first()
+                       .where(t.game == game, t.players == players, t.player == player)
+                       .with_for_update()).first()
     return None if row is None else Rating(player, float(row[0]), float(row[1]), int(row[2]))
 
 
