@@ -373,6 +373,17 @@ def _register_rules() -> None:
 _register_rules()
 
 
+def _register_ratings() -> None:
+    try:
+        from cardtable.server.landmarks import ratings_command
+    except ImportError:  # the web extra (sqlalchemy, openskill) is not installed
+        return
+    app.command("ratings")(ratings_command)
+
+
+_register_ratings()
+
+
 def main() -> None:
     app()
 

@@ -111,8 +111,9 @@ class ServerThread:
         data: Msg = r.json()
         return data
 
-    def client(self, match: str, token: str | None = None, **hello: Any) -> WsClient:
-        c = WsClient(self.ws_url)
+    def client(self, match: str, token: str | None = None, *, headers: dict[str, str] | None = None,
+               **hello: Any) -> WsClient:
+        c = WsClient(self.ws_url, headers)
         c.token = token
         c.send({"type": "hello", "v": 1, "match": match, "token": token, **hello})
         return c
@@ -121,8 +122,9 @@ class ServerThread:
 class WsClient:
     """A websocket client whose reader thread keeps every message received."""
 
-    def __init__(self, url: str) -> None:
-        self.ws: ClientConnection = connect(url, open_timeout=CEILING, max_size=2**24).__enter__()
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        self.ws: ClientConnection = connect(url, open_timeout=CEILING, max_size=2**24,
+                                            additional_headers=headers).__enter__()
         self.raw: list[str] = []
         self.inbox: queue.Queue[Msg | None] = queue.Queue()
         self.closed = threading.Event()

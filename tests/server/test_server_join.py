@@ -55,7 +55,7 @@ def test_a_newcomer_takes_an_open_seat(server: ServerThread) -> None:
         assert got["seat"] == 1 and got["match"] == mid and got["token"] != invite_token
         assert got["invite"].endswith(f"/play/{mid}#token={got['token']}")
         assert got["info"]["seats"][1] == {"seat": 1, "name": "Zed", "kind": "human", "agent": None,
-                                           "claimed": True, "connected": False, "open": False}
+                                           "claimed": True, "account": False, "connected": False, "open": False}
         # the players already at the table hear about it
         seats = ann.wait(lambda m: m["type"] == "seats" and m["seats"][1]["claimed"])
         assert seats["seats"][1]["name"] == "Zed"

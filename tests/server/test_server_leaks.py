@@ -35,6 +35,8 @@ from cardtable.registry import load_game
 from cardtable.server.views import card_names
 
 TOKEN = re.compile(r"[0-9A-Za-z]+")
+OPAQUE = re.compile(r"[0-9A-Za-z_-]{12,}")
+"""Match ids and seat tokens (URL-safe base64): a ``_5D-`` inside one is no card."""
 EXAMPLES = int(os.environ.get("CARDTABLE_LEAK_EXAMPLES", "6"))
 
 VARIANTS = [
@@ -51,7 +53,7 @@ ACTIONS = ["move"] * 12 + ["bad_move", "bad_text", "wrong_seat", "stale", "hint"
 
 
 def tokens(text: str) -> set[str]:
-    return set(TOKEN.findall(text))
+    return set(TOKEN.findall(OPAQUE.sub(" ", text)))
 
 
 class Table:
@@ -171,7 +173,7 @@ class Knowledge:
     def check(self, key: int | None, seq: int, text: str) -> None:
         """``text`` (sent to ``key`` at ``seq``) names no card ``key`` may not know."""
         found = tokens(text)
-        assert str(self.seed) not in found, "the secret seed was sent"
+        assert str(self.seed) not in TOKEN.findall(text), "the secret seed was sent"
         seen = found & self.cards
         allowed = self.allowed(key, seq)
         hidden = set().union(*(self.hands[q][seq] for q in range(self.n) if q != key)) - allowed

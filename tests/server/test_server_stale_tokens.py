@@ -94,8 +94,8 @@ def test_an_invite_claimed_while_its_move_request_is_read_cannot_move(srv: Serve
     authenticated = threading.Event()
     real_authenticate = room.authenticate
 
-    def spy(token: str | None) -> Any:
-        key = real_authenticate(token)
+    def spy(token: str | None, user: Any = None) -> Any:
+        key = real_authenticate(token, user)
         if token == invite:
             authenticated.set()
         return key

@@ -24,6 +24,8 @@ from cardtable.agents import agent_names
 from cardtable.i18n import LANGUAGES, catalog
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
+from cardtable.server.account_api import install_account_routes, session_user
+from cardtable.server.accounts import Accounts, User
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
@@ -65,6 +67,8 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url, sqlite_synchronous=sqlite_synchronous)
         app.state.store = store
+        app.state.accounts = Accounts(store, cfg.clock, signin_per_minute=cfg.signin_per_minute,
+                                      session_days=cfg.session_days, max_addresses=cfg.max_tracked_addresses)
         rooms = app.state.rooms = Rooms(store, cfg, limits)
         rooms.start()
         try:
@@ -83,6 +87,7 @@ def create_app(
         return r
 
     install_error_handlers(app)
+    install_account_routes(app)
 
     # --- REST -----------------------------------------------------------------
     @app.get("/api/health")
@@ -119,7 +124,8 @@ def create_app(
     @app.post("/api/matches", status_code=201)
     async def create_match(request: Request) -> JSONResponse:
         body = await json_body(request)
-        room, host_token, tokens = await new_match(rooms_of(request), body)
+        user = await session_user(request)
+        room, host_token, tokens = await new_match(rooms_of(request), body, user)
         base = str(request.base_url).rstrip("/")
         seats: list[dict[str, JSON]] = []
         for s in room.seats:
@@ -148,14 +154,13 @@ def create_app(
     @app.get("/api/matches/{match_id}/state")
     async def match_state(request: Request, match_id: str) -> Response:
         room = await rooms_of(request).get(match_id)
-        key = room.authenticate(bearer(request))
+        key, _ = await seat_key(request, room)
         return Response(room.state_message(key), media_type="application/json")
 
     @app.post("/api/matches/{match_id}/moves")
     async def post_move(request: Request, match_id: str) -> Response:
         room = await rooms_of(request).get(match_id)
-        token = bearer(request)
-        key = room.authenticate(token)
+        key, token = await seat_key(request, room)
         body = await json_body(request)
         await room.move(key, body.get("seq"), body.get("move"), body.get("action"), token=token)
         return Response(room.state_message(key), media_type="application/json")
@@ -163,8 +168,7 @@ def create_app(
     @app.post("/api/matches/{match_id}/hint")
     async def post_hint(request: Request, match_id: str) -> dict[str, JSON]:
         room = await rooms_of(request).get(match_id)
-        token = bearer(request)
-        key = room.authenticate(token)
+        key, token = await seat_key(request, room)
         body = await json_body(request, allow_empty=True)
         agent = body.get("agent")
         if agent is not None and not isinstance(agent, str):
@@ -182,18 +186,18 @@ def create_app(
         if room.is_host(token):
             await room.set_ai(seat, agent, by=None, host=True)
         else:
-            if token is None:
+            by, token = await seat_key(request, room)
+            if by is None:
                 raise ProtocolError("auth_required", "send the host token or a seat token", status=401)
-            await room.set_ai(seat, agent, by=room.authenticate(token), host=False, token=token)
+            await room.set_ai(seat, agent, by=by, host=False, token=token)
         return {"seats": room.seats_info()}
 
     @app.post("/api/matches/{match_id}/seats/{seat}/human")
     async def seat_to_human(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
         room = await rooms_of(request).get(match_id)
-        token = bearer(request)
-        if token is None:
+        key, token = await seat_key(request, room)
+        if key is None:
             raise ProtocolError("auth_required", "send the seat's token", status=401)
-        key = room.authenticate(token)
         if key != seat:
             raise ProtocolError("not_your_seat", "only the seat's own player can take it back", status=403)
         await room.reclaim(key, token=token)
@@ -207,7 +211,7 @@ def create_app(
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)):
             raise ProtocolError("bad_message", "'seat' must be a seat number")
         name = clean_name(body.get("name"), "")
-        seat_no, token = await room.join(seat, name or None)
+        seat_no, token = await room.join(seat, name or None, await session_user(request))
         base = str(request.base_url).rstrip("/")
         return {"match": room.id, "seat": seat_no, "token": token, "invite": f"{base}/play/{room.id}#token={token}",
                 "info": room.info()}
@@ -215,7 +219,7 @@ def create_app(
     @app.get("/api/matches/{match_id}/replay")
     async def get_replay(request: Request, match_id: str) -> Response:
         room = await rooms_of(request).get(match_id)
-        key = room.authenticate(bearer(request))
+        key, _ = await seat_key(request, room)
         return Response(await replay_message(room, key, None), media_type="application/json")
 
     @app.get("/api/matches/{match_id}/record")
@@ -223,10 +227,10 @@ def create_app(
         room = await rooms_of(request).get(match_id)
         token = bearer(request)
         if not room.is_host(token):
-            if token is None:
+            key, token = await seat_key(request, room)
+            if key is None:
                 raise ProtocolError("auth_required", "records are for the match's players: send a seat token",
                                     status=401)
-            room.authenticate(token)
         if not room.finished:
             raise ProtocolError("not_finished", "a record is exported once the match is over", status=409)
         record = records.record_of(room.state, players=[s.row.name for s in room.seats])
@@ -261,6 +265,14 @@ def create_app(
 
 
 # --- helpers --------------------------------------------------------------------
+async def seat_key(request: Request, room: Room) -> tuple[int | None, str | None]:
+    """Who asks: the seat of the bearer token, or with none the seat bound to the
+    signed-in account, or ``None`` (a spectator); and the token."""
+    token = bearer(request)
+    user = None if token is not None else await session_user(request)
+    return room.authenticate(token, user), token
+
+
 def bearer(request: Request) -> str | None:
     header = request.headers.get("authorization")
     if not header:
@@ -286,8 +298,33 @@ async def json_body(request: Request, *, allow_empty: bool = False) -> dict[str,
     return data
 
 
-async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict[int, str]]:
-    """Create and store a match from a request body (see the protocol doc)."""
+def _bind_creator(seats: list[SeatRow], specs: list[Any], user: User | None, rated: Any) -> None:
+    """Bind the seat marked ``"me": true`` to the signed-in creator (claimed, named
+    after the account); a rated match needs one."""
+    if not isinstance(rated, bool):
+        raise ProtocolError("bad_message", "'rated' must be true or false")
+    mine = [i for i, spec in enumerate(specs) if spec.get("me", False) is not False]
+    for i in mine:
+        if specs[i].get("me") is not True:
+            raise ProtocolError("bad_seats", f"seat {i}: 'me' must be true or false")
+        if seats[i].kind != "human":
+            raise ProtocolError("bad_seats", f"seat {i}: only a human seat can be yours")
+    if len(mine) > 1:
+        raise ProtocolError("bad_seats", "at most one seat can be yours ('me': true)")
+    if (mine or rated) and user is None:
+        raise ProtocolError("account_required", "sign in to take a seat as yourself or to create a rated match",
+                            status=401)
+    if rated and not mine:
+        raise ProtocolError("bad_seats", "a rated match needs your seat: mark it \"me\": true")
+    if mine and user is not None:
+        seats[mine[0]].user_id = user.id
+        seats[mine[0]].name = user.name
+        seats[mine[0]].claimed = True
+
+
+async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None) -> tuple[Room, str, dict[int, str]]:
+    """Create and store a match from a request body (see the protocol doc); ``user``
+    is the signed-in creator."""
     game_name = body.get("game")
     if not isinstance(game_name, str) or game_name not in game_names():
         raise ProtocolError("bad_game", f"'game' must be one of: {', '.join(game_names())}")
@@ -332,16 +369,25 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
                                  agent=str(agent), token_hash=None, claimed=True))
         else:
             raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
+    rated = body.get("rated", False)
+    _bind_creator(seats, seats_spec, user, rated)
     seed = body.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62):
         raise ProtocolError("bad_message", "'seed' must be a non-negative integer")
     options: dict[str, Any] = {}
-    for flag, default in (("hints", any(s.kind == "ai" for s in seats)), ("spectators", True), ("listed", False)):
+    for flag, default in (("hints", any(s.kind == "ai" for s in seats) and not rated), ("spectators", True),
+                          ("listed", False)):
         value = body.get(flag, default)
         if not isinstance(value, bool):
             raise ProtocolError("bad_message", f"'{flag}' must be true or false")
         options[flag] = value
     options["fixed_seed"] = seed is not None
+    if rated:
+        if options["hints"]:
+            raise ProtocolError("bad_message", "a rated match has no hints: leave out 'hints' or send false")
+        if seed is not None:
+            raise ProtocolError("bad_message", "a rated match is dealt at random: leave out 'seed'")
+        options["rated"] = True
     if open_seats:
         options["open_seats"] = open_seats
     host_token = new_token()
@@ -472,7 +518,7 @@ async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings,
             if not isinstance(match_id, str):
                 raise ProtocolError("bad_message", "'match' must be a match id")
             candidate = await rooms.get(match_id)
-            await candidate.attach(conn, token, name)
+            await candidate.attach(conn, token, name, await session_user(ws))
             room = candidate
         except ProtocolError as err:
             conn.send(_plain_error(err.code, err.message, req_id))

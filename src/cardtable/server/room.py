@@ -28,11 +28,12 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
+from cardtable.server import ratings
 from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.store import MatchRow, SeatRow, Store
@@ -47,13 +48,16 @@ from cardtable.server.views import (
 )
 from cardtable.server.workers import PoolBusy, SearchJob, SearchPool, default_workers
 
+if TYPE_CHECKING:
+    from cardtable.server.accounts import User
+
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 3
+PROTOCOL_REVISION = 4
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
 seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
-claims a seat by its invite link (``token`` in ``welcome``)."""
+claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings."""
 
 
 def hash_token(token: str) -> str:
@@ -126,6 +130,10 @@ class Settings:
     """Browser origins (``https://example.org``) allowed besides the server's own."""
     allowed_hosts: tuple[str, ...] = ()
     """Host names the server answers to besides localhost, 127.0.0.1 and ::1 (``*``: any)."""
+    signin_per_minute: float = 10.0
+    """Sign-up and sign-in attempts one client address may make per minute (also the burst)."""
+    session_days: float = 30.0
+    """Days a sign-in session lasts."""
 
 
 class Connection:
@@ -279,6 +287,7 @@ class Room:
                 "kind": s.row.kind,
                 "agent": s.row.agent,
                 "claimed": s.row.claimed,
+                "account": s.row.user_id is not None,
                 "connected": bool(s.connections),
                 "open": self.is_open(s),
             }
@@ -311,6 +320,7 @@ class Room:
             "hints": bool(self.row.options.get("hints", False)),
             "spectators": bool(self.row.options.get("spectators", True)),
             "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
+            "rated": bool(self.row.options.get("rated", False)),
             "created": self.row.created,
         }
 
@@ -380,10 +390,13 @@ class Room:
         self.broadcast(make)
 
     # --- connections -------------------------------------------------------------
-    def authenticate(self, token: str | None) -> Key:
-        """The seat whose token this is (constant-time comparisons), or ``None``
-        for a spectator (no token)."""
+    def authenticate(self, token: str | None, user: User | None = None) -> Key:
+        """The seat whose token this is (constant-time comparisons); with no token,
+        the seat bound to the signed-in ``user``, or ``None`` for a spectator."""
         if token is None:
+            mine = self.seat_of(user)
+            if mine is not None:
+                return mine
             if not self.row.options.get("spectators", True):
                 raise ProtocolError("spectators_disallowed", "this match does not admit spectators", status=403)
             return None
@@ -397,6 +410,12 @@ class Room:
             raise ProtocolError("auth_failed", "this token is not a seat of this match", status=403)
         return found
 
+    def seat_of(self, user: User | None) -> int | None:
+        """The seat bound to ``user``'s account (the lowest, should there be two)."""
+        if user is None:
+            return None
+        return next((s.row.seat for s in self.seats if s.row.user_id == user.id), None)
+
     def check_token(self, key: Key, token: str | None) -> None:
         """Refuse ``token`` unless it is still seat ``key``'s (lock held): an HTTP
         request authenticates before it waits for the lock, and a claim may have
@@ -408,13 +427,15 @@ class Room:
     def is_host(self, token: str | None) -> bool:
         return token is not None and hmac.compare_digest(hash_token(token), self.row.host_hash)
 
-    async def attach(self, conn: Connection, token: str | None, name: str | None) -> None:
-        """Seat ``conn`` by its ``token`` (or as a spectator).  The first to come with
-        an unclaimed seat's invite token claims the seat: it is stored under
-        ``name`` with a fresh token, sent in the ``welcome``, and the invite token
-        stops working (the token is checked under the lock, so one claim wins)."""
+    async def attach(self, conn: Connection, token: str | None, name: str | None, user: User | None = None) -> None:
+        """Seat ``conn`` by its ``token``, or with none by the seat bound to the
+        signed-in ``user``, or as a spectator.  The first to come with an unclaimed
+        seat's invite token claims the seat: it is stored under ``name`` (the
+        account's, for a signed-in ``user``, and bound to it) with a fresh token,
+        sent in the ``welcome``, and the invite token stops working (the token is
+        checked under the lock, so one claim wins)."""
         async with self.lock:
-            key = self.authenticate(token)
+            key = self.authenticate(token, user)
             welcome: dict[str, JSON] = {
                 "type": "welcome",
                 "v": PROTOCOL_VERSION,
@@ -426,7 +447,7 @@ class Room:
             if key is not None:
                 seat = self.seats[key]
                 if not seat.row.claimed:
-                    welcome["token"] = await self._claim(seat, name)
+                    welcome["token"] = await self._claim(seat, name, user)
                     changed = True
                 changed = changed or not seat.connections
                 seat.connections.add(conn)
@@ -439,12 +460,16 @@ class Room:
             if changed:
                 self.broadcast(lambda k: self.seats_message())
 
-    async def _claim(self, seat: SeatState, name: str | None) -> str:
-        """Claim ``seat`` under ``name`` with a fresh token, which is returned; the
-        store is written first, so a failed write changes nothing (lock held)."""
+    async def _claim(self, seat: SeatState, name: str | None, user: User | None = None) -> str:
+        """Claim ``seat`` under ``name`` (bound to ``user``'s account and named after
+        it, if signed in) with a fresh token, which is returned; the store is
+        written first, so a failed write changes nothing (lock held)."""
+        if user is None and self.row.options.get("rated", False):
+            raise ProtocolError("account_required", "this match is rated: sign in to take a seat", status=401)
         token = new_token()
-        row = SeatRow(seat=seat.row.seat, kind=seat.row.kind, name=name or seat.row.name, agent=seat.row.agent,
-                      token_hash=hash_token(token), claimed=True)
+        row = SeatRow(seat=seat.row.seat, kind=seat.row.kind, name=user.name if user else name or seat.row.name,
+                      agent=seat.row.agent, token_hash=hash_token(token), claimed=True,
+                      user_id=user.id if user else None)
         try:
             await self.store.update_seat(self.id, row)
         except Exception as err:  # noqa: BLE001 - reported as a typed error
@@ -454,6 +479,7 @@ class Room:
         seat.row.name = row.name
         seat.row.token_hash = row.token_hash
         seat.row.claimed = True
+        seat.row.user_id = row.user_id
         return token
 
     def detach(self, conn: Connection) -> None:
@@ -561,8 +587,14 @@ class Room:
             self.schedule_ai()
 
     async def _store_finish(self, result: dict[str, Any]) -> None:
+        """Store the end of the match, and in the same transaction the rating update
+        of a rated match (:func:`cardtable.server.ratings.finish_update`)."""
+        also = None
+        if self.row.options.get("rated", False):
+            also = ratings.finish_update(self.id, self.game.name, [s.row for s in self.seats], self.game.teams(),
+                                         result)
         try:
-            await self.store.finish(self.id, result)
+            await self.store.finish(self.id, result, also)
             self.row.status = "finished"
         except Exception:  # noqa: BLE001 - the status is derivable from the events
             log.exception("match %s: storing the result failed", self.id)
@@ -700,9 +732,10 @@ class Room:
             await self.store.update_seat(self.id, seat.row)
             self._announce_seats(conn, req_id)
 
-    async def join(self, seat_no: int | None, name: str | None) -> tuple[int, str]:
+    async def join(self, seat_no: int | None, name: str | None, user: User | None = None) -> tuple[int, str]:
         """Give a newcomer a free open seat (``seat_no``, or the lowest one free):
-        the seat is claimed under ``name`` and gets a fresh token, which is returned
+        the seat is claimed under ``name`` (bound to a signed-in ``user``) and gets a
+        fresh token, which is returned
         with the seat.  Any earlier invite link of that seat stops working, so nobody
         else (the creator included) holds the newcomer's token."""
         async with self.lock:
@@ -727,7 +760,7 @@ class Room:
                     raise ProtocolError("invite_only", f"seat {seat_no} is by invitation only", status=403)
                 if not self.is_open(seat):
                     raise ProtocolError("seat_taken", f"seat {seat_no} is already taken", status=409)
-            token = await self._claim(seat, name)
+            token = await self._claim(seat, name, user)
             self.broadcast(lambda k: self.seats_message())
             return seat.row.seat, token
 

@@ -10,6 +10,13 @@ Tables (SQLAlchemy Core, the same schema on both back ends):
 * ``seats(match_id, seat, kind, name, agent, token_hash, claimed)``
 * ``events(match_id, seq, seat, action, text, ts)`` with primary key ``(match_id, seq)``:
   two writers can never both append move ``seq`` (optimistic concurrency).
+* ``users``, ``sessions`` (:mod:`cardtable.server.accounts`); a seat's ``user_id`` binds
+  it to an account;
+* ``ratings``, ``rating_history`` (:mod:`cardtable.server.ratings`).
+
+The schema is made and changed by Alembic migrations
+(:mod:`cardtable.server.migrations`), run to the newest revision when a store opens;
+the tables below describe that newest schema for the queries.
 
 Operations that arrive together are committed in a single transaction
 ("group commit", see :class:`Store`), so an ``await store.append_move(...)``
@@ -39,6 +46,7 @@ from sqlalchemy import (
     Engine,
     Float,
     ForeignKey,
+    Index,
     Integer,
     MetaData,
     PrimaryKeyConstraint,
@@ -85,7 +93,9 @@ seats_table = Table(
     Column("agent", String(64), nullable=True),
     Column("token_hash", String(64), nullable=True),
     Column("claimed", Boolean, nullable=False, default=False),
+    Column("user_id", Integer, nullable=True),
     PrimaryKeyConstraint("match_id", "seat"),
+    Index("seats_user", "user_id"),
 )
 
 events_table = Table(
@@ -98,6 +108,54 @@ events_table = Table(
     Column("text", Text, nullable=False),
     Column("ts", Float, nullable=False),
     PrimaryKeyConstraint("match_id", "seq"),
+)
+
+
+users_table = Table(
+    "users",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(160), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+sessions_table = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Index("sessions_user", "user_id"),
+)
+
+ratings_table = Table(
+    "ratings",
+    metadata,
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("player", String(80), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", Float, nullable=False),
+    PrimaryKeyConstraint("game", "players", "player"),
+)
+
+rating_history_table = Table(
+    "rating_history",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", String(40), nullable=True),
+    Column("game", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("player", String(80), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("ts", Float, nullable=False),
+    Index("rating_history_player", "player", "game", "players"),
 )
 
 
@@ -116,6 +174,8 @@ class SeatRow:
     agent: str | None
     token_hash: str | None
     claimed: bool = False
+    user_id: int | None = None
+    """The account the seat is bound to (its player may resume it signed in anywhere)."""
 
 
 @dataclass
@@ -298,7 +358,9 @@ class Store:
         if self.backend == "sqlite" and database and database != ":memory:":
             self._lock = DatabaseLock(database)
         try:
-            metadata.create_all(self.engine)
+            from cardtable.server.migrations import upgrade
+
+            upgrade(self.engine)
         except BaseException:
             if self._lock is not None:
                 self._lock.release()
@@ -447,7 +509,7 @@ class Store:
                 insert(seats_table),
                 [
                     dict(match_id=row.id, seat=s.seat, kind=s.kind, name=s.name, agent=s.agent,
-                         token_hash=s.token_hash, claimed=s.claimed)
+                         token_hash=s.token_hash, claimed=s.claimed, user_id=s.user_id)
                     for s in row.seats
                 ],
             )
@@ -471,12 +533,20 @@ class Store:
                 update(seats_table)
                 .where(seats_table.c.match_id == match_id, seats_table.c.seat == seat.seat)
                 .values(kind=seat.kind, name=seat.name, agent=seat.agent, token_hash=seat.token_hash,
-                        claimed=seat.claimed)
+                        claimed=seat.claimed, user_id=seat.user_id)
             )
 
         await self._submit(op)
 
-    async def finish(self, match_id: str, result: dict[str, Any]) -> None:
+    async def run(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` in a transaction (batched with others, see the class doc) and
+        return its result: the way other modules (accounts, ratings) use the store."""
+        return await self._submit(op)
+
+    async def finish(self, match_id: str, result: dict[str, Any],
+                     also: Callable[[Connection], None] | None = None) -> None:
+        """Mark the match finished with ``result``; ``also`` (the rating update) runs
+        in the same transaction, so both are stored or neither."""
         now = time.time()
 
         def op(conn: Connection) -> None:
@@ -485,6 +555,8 @@ class Store:
                 .where(matches_table.c.id == match_id)
                 .values(status="finished", result=json.dumps(result), updated=now)
             )
+            if also is not None:
+                also(conn)
 
         await self._submit(op)
 
@@ -514,7 +586,7 @@ class Store:
                 updated=m["updated"],
                 seats=[
                     SeatRow(seat=s["seat"], kind=s["kind"], name=s["name"], agent=s["agent"],
-                            token_hash=s["token_hash"], claimed=bool(s["claimed"]))
+                            token_hash=s["token_hash"], claimed=bool(s["claimed"]), user_id=s["user_id"])
                     for s in seats
                 ],
                 moves=[(int(r[0]), int(r[1]), int(r[2])) for r in moves],

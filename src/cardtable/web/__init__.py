@@ -11,6 +11,8 @@
   in English or Russian (``?lang=ru``; without it the browser's ``Accept-Language``);
   an unknown game or language is a 404 or 400: an HTML page for a browser (``Accept:
   text/html``), the documented JSON error (``not_found``, ``bad_request``) otherwise;
+* ``/signin``, ``/u/{name}`` (a player's profile), ``/leaderboard`` — accounts,
+  profiles and ratings;
 * ``/static/…`` — the files of ``cardtable/web/static`` (ES modules, no build step).
 
 The pages speak the protocol of ``docs/server-protocol.md`` (``/api/…`` and
@@ -104,6 +106,18 @@ def mount(app: FastAPI) -> None:
     @app.get("/rules/{game}", include_in_schema=False)
     async def rules_of_game(request: Request, game: str, lang: str | None = None) -> HTMLResponse:
         return _rules_response(request, game, lang)
+
+    @app.get("/signin", include_in_schema=False)
+    async def signin_page() -> FileResponse:
+        return _page()
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return _page()
+
+    @app.get("/u/{name}", include_in_schema=False)
+    async def profile_page(name: str) -> FileResponse:
+        return _page()
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

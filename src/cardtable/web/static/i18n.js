@@ -163,6 +163,20 @@ const EN = {
   agent_ismcts: "ISMCTS (strongest, slow)",
   // games
   "title_lost-cities": "Lost Cities", "title_lost-ranks": "Lost Ranks", title_rank: "Ранг (Rank)",
+  // accounts, profiles, leaderboards
+  account: "Account", leaderboard: "Leaderboard", sign_in: "Sign in", sign_out: "Sign out", sign_up: "Sign up",
+  account_name: "Name", password: "Password",
+  signup_help: "2–24 letters, digits, _ - . for the name; at least 8 characters for the password. Guests can keep playing without an account.",
+  have_account: "I have an account: sign in", no_account: "No account yet? Sign up",
+  playing_as: "Playing as {name}", rated_match: "Rated match (ratings change at the end)",
+  rating_plot: "Rating from {from} to {to} over {n} rated matches",
+  no_such_player: "No player is called {name}.", ratings: "Ratings", no_ratings_yet: "No rated matches yet.",
+  provisional: "provisional", provisional_help: "Few rated matches so far: the rating is still uncertain",
+  rated_games: ["{n} rated match", "{n} rated matches"], rated_games_short: "Matches",
+  results_per_game: "Results per game", played: "Played", first_places: "First places", last_places: "Last places",
+  recent_matches: "Recent matches", place_of: "place {place} of {of}", in_progress: "in progress", rated: "rated",
+  rating: "Rating", no_matches_played: "No matches played yet.",
+  board_help: "Ratings ±2σ; “?” marks a provisional rating. The AI levels are rated players too: landmarks to climb past.",
 };
 
 const RU = {
@@ -316,6 +330,20 @@ const RU = {
   agent_easy: "Лёгкий", agent_medium: "Средний", agent_hard: "Сильный", agent_heuristic: "Эвристика", agent_random: "Случайный",
   agent_ismcts: "ISMCTS (самый сильный, медленный)",
   "title_lost-cities": "Затерянные города", "title_lost-ranks": "Пропавшие солдаты (Lost Ranks)", title_rank: "Ранг",
+  // accounts, profiles, leaderboards
+  account: "Учётная запись", leaderboard: "Рейтинг", sign_in: "Войти", sign_out: "Выйти", sign_up: "Зарегистрироваться",
+  account_name: "Имя", password: "Пароль",
+  signup_help: "Имя: 2–24 буквы, цифры, _ - .; пароль — не короче 8 символов. Гости могут играть и без учётной записи.",
+  have_account: "Уже есть учётная запись: войти", no_account: "Ещё нет учётной записи? Зарегистрироваться",
+  playing_as: "Вы играете как {name}", rated_match: "Рейтинговая партия (рейтинги изменятся в конце)",
+  rating_plot: "Рейтинг от {from} до {to} за {n} рейтинговых партий",
+  no_such_player: "Игрока с именем {name} нет.", ratings: "Рейтинги", no_ratings_yet: "Рейтинговых партий пока нет.",
+  provisional: "предварительный", provisional_help: "Пока мало рейтинговых партий: рейтинг ещё неточен",
+  rated_games: ["{n} рейтинговая партия", "{n} рейтинговые партии", "{n} рейтинговых партий"], rated_games_short: "Партии",
+  results_per_game: "Результаты по играм", played: "Сыграно", first_places: "Первые места", last_places: "Последние места",
+  recent_matches: "Последние партии", place_of: "место {place} из {of}", in_progress: "идёт", rated: "рейтинговая",
+  rating: "Рейтинг", no_matches_played: "Сыгранных партий пока нет.",
+  board_help: "Рейтинги ±2σ; «?» — предварительный рейтинг. Уровни ИИ — тоже игроки с рейтингом: ориентиры, которые можно обойти.",
 };
 
 const DICT = { en: EN, ru: RU };

@@ -6,11 +6,13 @@ import {
   h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
 } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel, local, rulesHref } from "./i18n.js";
+import { accountArea, currentUser } from "./account.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
     h("a.brand", { href: "/", title: t("lobby") }, h("span.logo", { "aria-hidden": "true" }, "♠♥"), " cardtable"),
     h("div.topbar-mid", null, extra),
+    accountArea(),
     langSwitch(),
   );
 }
@@ -23,12 +25,14 @@ export class LobbyPage {
     this.infos = {};
     this.error = null;
     this.created = null; // the last created match with invites
-    this.form = { game: "lost-cities", config: {}, seats: null, listed: false };
+    this.form = { game: "lost-cities", config: {}, seats: null, listed: false, rated: false };
+    this.user = null; // the signed-in account: seat 1 is theirs, and the match may be rated
   }
 
   async start() {
     document.title = "cardtable";
     this.render();
+    this.user = await currentUser();
     try {
       this.games = await api("GET", "/api/games"); // each with its description (options, players, teams)
     } catch (err) {
@@ -100,12 +104,14 @@ export class LobbyPage {
     const seats = this.form.seats.map((s, i) => {
       if (s.kind === "ai") return { kind: "ai", agent: s.agent };
       if (s.kind === "open") return { kind: "human", open: true };
+      if (i === 0 && this.user) return { kind: "human", me: true };
       return { kind: "human", name: i === 0 ? name : undefined };
     });
     this.error = null;
     try {
       const r = await api("POST", "/api/matches", {
         game: game.name, config: this.form.config, seats, listed: this.form.listed,
+        rated: Boolean(this.user && this.form.rated),
       });
       const invites = {};
       for (const s of r.seats) if (s.kind === "human" && s.seat !== 0) invites[s.seat] = s.invite;
@@ -148,7 +154,8 @@ export class LobbyPage {
       type: "text", maxlength: 40, value: getName(), placeholder: t("name_placeholder"), autocomplete: "nickname",
       oninput: (e) => setName(e.target.value),
     });
-    panel.append(h("label.field", null, h("span", null, t("your_name")), nameInput));
+    if (this.user) panel.append(h("p.signed-in", null, t("playing_as", { name: this.user.name })));
+    else panel.append(h("label.field", null, h("span", null, t("your_name")), nameInput));
     if (!this.games) {
       panel.append(h("p.muted", null, t("loading")));
       return panel;
@@ -172,6 +179,11 @@ export class LobbyPage {
     panel.append(h("label.check", null,
       h("input", { type: "checkbox", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }),
       " ", t("listed")));
+    if (this.user) {
+      panel.append(h("label.check", null,
+        h("input#rated", { type: "checkbox", checked: this.form.rated, onchange: (e) => { this.form.rated = e.target.checked; } }),
+        " ", t("rated_match")));
+    }
     panel.append(h("div.actions", null,
       h("button.primary#create", { type: "button", onclick: () => this.create() }, t("create_match"))));
     return panel;

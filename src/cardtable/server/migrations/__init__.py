@@ -1,0 +1,47 @@
+"""The database schema's history as Alembic migrations, and :func:`upgrade`, which
+brings a database (empty, from before Alembic, or at any earlier revision) to the
+newest schema.  The store calls it when it opens.
+
+``versions/`` holds one module per revision: ``0001`` is the schema the store used
+to create itself (matches, seats, events), ``0002`` adds accounts and ratings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, Engine, inspect
+
+HERE = Path(__file__).resolve().parent
+HEAD = "0002"
+"""The newest revision."""
+BEFORE_ALEMBIC = "0001"
+"""The revision of a database whose tables the store made before there were migrations."""
+
+
+def config(connection: Connection | None = None) -> Config:
+    """The Alembic configuration of these migrations, bound to ``connection``."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def current_revision(connection: Connection) -> str | None:
+    """The revision ``connection``'s database is at (``None``: empty or unversioned)."""
+    rev: str | None = MigrationContext.configure(connection).get_current_revision()
+    return rev
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the database of ``engine`` to ``revision``, in one transaction.  A
+    database that has the tables of revision 0001 but no version mark (made by the
+    store before migrations existed) is marked 0001 first."""
+    with engine.begin() as conn:
+        cfg = config(conn)
+        if current_revision(conn) is None and inspect(conn).has_table("matches"):
+            command.stamp(cfg, BEFORE_ALEMBIC)
+        command.upgrade(cfg, revision)
