@@ -356,6 +356,25 @@ export class TablePage {
     if (this.modal) root.append(this.modalBox(ctx, game));
     const log = root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
+    if (ctx.myTurn && !this.wasMyTurn) this.fitTurn();
+    this.wasMyTurn = ctx.myTurn;
+  }
+
+  /** When the player must act: scroll (if needed) so that the board's part to watch
+   * (`[data-fit-top]`, say the trick) down to the bottom of the hand is on screen,
+   * below the banner that stays at the top. */
+  fitTurn() {
+    const bottom = this.root.querySelector(".my-area");
+    if (!bottom) return;
+    const top = this.root.querySelector("[data-fit-top]") || bottom;
+    const banner = this.root.querySelector(".turnbox");
+    const cover = banner ? banner.offsetHeight + 6 : 0;
+    const upper = top.getBoundingClientRect().top;
+    const lower = bottom.getBoundingClientRect().bottom;
+    const room = window.innerHeight - 4;
+    if (upper >= cover && lower <= room) return;
+    const dy = Math.min(lower - room, upper - cover);
+    window.scrollBy(0, dy);
   }
 
   connBadge() {
