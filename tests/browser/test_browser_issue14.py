@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browserkit import CEILING, PHONE, LiveServer, Tracker, screenshot, wait_seq
+from browserkit import PHONE, SCREENSHOTS, LiveServer, Tracker, wait_seq
 from test_browser_ui import wait_turn
 
 Page = Any
@@ -92,15 +92,35 @@ def test_lost_ranks_hand_and_trick_fit_the_screen_when_the_player_must_act(brows
             play_until_follow(page, server, mid)
             assert "follow" in page.inner_text(".turnbox")
             assert_hand_and_trick_visible(page, f"{name}, following")
-            page.screenshot(path=str(screenshot_path(f"issue14-lost-ranks-follow-{name}")), animations="disabled")
+            screenshot_now(page, f"issue14-lost-ranks-follow-{name}")
         finally:
             ctx.close()
 
 
-def screenshot_path(name: str) -> Any:
-    from browserkit import SCREENSHOTS
+def test_tapping_an_unplayable_card_says_why_in_russian_with_the_ruling_linked(browser: Any, server: LiveServer,
+                                                                                tracker: Tracker) -> None:
+    ctx, page, mid = lost_ranks_page(browser, server, tracker, PHONE, seed=11, is_mobile=True, has_touch=True)
+    try:
+        page.click(".lang-switch button[data-lang='ru']")
+        play_until_follow(page, server, mid)
+        card = page.locator(".lr-hand button.card[aria-disabled]").first
+        title = card.get_attribute("title")
+        assert title and "(LR-" in title, title
+        card.tap(force=True)  # Playwright counts aria-disabled as disabled; a person can still tap it
+        toast = page.wait_for_selector(".toast[role='alert']")
+        assert toast.inner_text() == title, "the reason shown is the card's own, in Russian"
+        assert any("а" <= ch <= "я" for ch in title.lower())
+        href = page.get_attribute(".toast a.rule-link", "href")
+        rule = title.rsplit("(", 1)[1].rstrip(")")
+        assert href == f"/rules/lost-ranks#{rule.lower()}"
+        assert not off_screen(page, ".toast")
+        assert not off_screen(page, ".lr-hand .card"), "redrawing the page for the message kept the scroll"
+        screenshot_now(page, "issue14-refusal-toast-phone")
+    finally:
+        ctx.close()
+
+
+def screenshot_now(page: Page, name: str) -> None:
+    """The viewport as the player sees it now (no resizing, no full page)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    return SCREENSHOTS / f"{name}.png"
-
-
-_unused = (CEILING, screenshot)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")

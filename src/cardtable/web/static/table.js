@@ -59,6 +59,7 @@ export class TablePage {
     this.keys = {};
     this.frame = 0;
     this.onKey = (ev) => this.key(ev);
+    this.onCardClick = (ev) => this.explainRefusal(ev);
   }
 
   start() {
@@ -80,6 +81,7 @@ export class TablePage {
     }
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
+    this.root.addEventListener("click", this.onCardClick);
     loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
     if (fresh && !getName()) {
       this.askName = true;
@@ -91,6 +93,7 @@ export class TablePage {
 
   stop() {
     document.removeEventListener("keydown", this.onKey);
+    this.root.removeEventListener("click", this.onCardClick);
     if (this.conn) this.conn.close();
   }
 
@@ -200,7 +203,7 @@ export class TablePage {
 
   toastBody() {
     const r = this.toast.refusal;
-    return r ? refusalNodes(r.reason, r.rule, this.match.game, r.message) : this.toast;
+    return r ? refusalNodes(r.reason, r.rule, this.match.game, r.message || r.reason.key) : this.toast;
   }
 
   showToast(text) {
@@ -238,6 +241,17 @@ export class TablePage {
       this.hint = null;
       this.render();
     }
+  }
+
+  /** A click or tap on a card of the hand that cannot be played: say why (the
+   * server's refusal for it, in the page's language, its ruling linked). */
+  explainRefusal(ev) {
+    const card = ev.target.closest && ev.target.closest(".hand button.card[aria-disabled]");
+    if (!card || !this.myTurn()) return;
+    const refusal = this.refused.find((r) => r.move.split(" ").slice(1).join(" ") === card.dataset.card);
+    if (!refusal) return;
+    this.showToast({ refusal });
+    this.render();
   }
 
   askHint() {
@@ -320,6 +334,15 @@ export class TablePage {
 
   // --- rendering ---------------------------------------------------------------
   render() {
+    const scrolled = window.scrollY;
+    this.build();
+    // the page was emptied and rebuilt: where the person had scrolled to stays
+    if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
+    if (this.turnToFit) this.fitTurn();
+    this.turnToFit = false;
+  }
+
+  build() {
     const root = clear(this.root);
     const game = this.match && GAMES[this.match.game];
     root.className = `page table-page${game ? ` game-${this.match.game}` : ""}`;
@@ -356,7 +379,7 @@ export class TablePage {
     if (this.modal) root.append(this.modalBox(ctx, game));
     const log = root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
-    if (ctx.myTurn && !this.wasMyTurn) this.fitTurn();
+    this.turnToFit = ctx.myTurn && !this.wasMyTurn;
     this.wasMyTurn = ctx.myTurn;
   }
 
