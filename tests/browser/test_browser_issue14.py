@@ -124,3 +124,105 @@ def screenshot_now(page: Page, name: str) -> None:
     """The viewport as the player sees it now (no resizing, no full page)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), animations="disabled")
+
+
+def test_the_round_summary_is_shown_again_after_a_reload(browser: Any, server: LiveServer, tracker: Tracker) -> None:
+    m = server.create("lost-cities", {"rounds": 2}, [{"kind": "human", "name": "Ann"}, {"kind": "ai"}], seed=3)
+    mid = m["match"]
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.add_init_script("localStorage.setItem('cardtable.name', 'Ann')")
+        page.goto(m["seats"][0]["invite"])
+        page.wait_for_selector(".lc-board")
+        # discard the first card and draw from the draw pile until the first round is over
+        while not server.truth(mid)[1][0]["round_summaries"]:
+            wait_turn(page)
+            seq, views, _t, _f, _legal = server.truth(mid)
+            if views[0]["current_player"] != 0 or views[0]["round_summaries"]:
+                continue
+            page.keyboard.press("Shift+Digit1" if views[0]["phase"] == "play" else "1")
+            wait_seq(page, seq + 1)
+        page.wait_for_selector(".modal h2:text('Round 1 is over')")
+        page.reload()
+        page.wait_for_selector(".modal h2:text('Round 1 is over')")  # not lost by the reload
+        page.click("#close-modal")
+        page.wait_for_selector(".backdrop", state="detached")
+        page.reload()
+        page.wait_for_selector(".lc-board")
+        wait_seq(page, server.truth(mid)[0])
+        assert page.locator(".modal").count() == 0, "a summary once closed stays closed"
+    finally:
+        ctx.close()
+
+
+LOG_AND_RECENT_JS = """async () => {
+  const {TablePage} = await import('/static/table.js');
+  const {recentBox} = await import('/static/games/common.js');
+  const lr = (await import('/static/games/lost_ranks.js')).default;
+  const holder = document.createElement('div');
+  document.body.append(holder);
+  const table = new TablePage(holder, 'probe');
+  table.you = 0;
+  table.match = {game: 'lost-ranks', seats: ['Ann', 'Bob', 'Cid', 'Dan'].map(
+    (name, seat) => ({seat, name, kind: 'human', claimed: true}))};
+  const played = (seq, seat, card, more = []) => ({seq, seat, move: `play ${card}`,
+    details: [{kind: 'card_played', card, source: 'hand'}, ...more]});
+  table.log = Array.from({length: 140}, (_, i) => played(i + 1, i % 4, '2C'));
+  const ctx = {recent: [], you: 0, spectator: false, name: (s, o) => table.seatName(s, o)};
+  const box = table.logBox(ctx, lr);
+  holder.append(box);
+  const list = box.querySelector('.log-list');
+  const probe = document.createElement('span');
+  probe.textContent = '140.';
+  probe.style.font = getComputedStyle(list.lastElementChild).font;
+  probe.style.position = 'absolute';
+  holder.append(probe);
+  const out = {padding: parseFloat(getComputedStyle(list).paddingLeft), number: probe.getBoundingClientRect().width,
+               first: list.start};
+  // Cid wins the trick with the last card, then leads the next one
+  ctx.recent = [played(200, 2, '9S', [{kind: 'trick_won', seat: 2}]), played(201, 2, 'QD')];
+  out.names = [...recentBox(ctx, lr).querySelectorAll('b')].map((b) => b.textContent);
+  holder.remove();
+  return out;
+}"""
+
+
+def test_long_move_numbers_fit_and_last_moves_name_the_player_after_a_trick(browser: Any, server: LiveServer,
+                                                                          tracker: Tracker) -> None:
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile")
+        out = page.evaluate(LOG_AND_RECENT_JS)
+        assert out["padding"] >= out["number"] + 2, f"move number 140 is clipped: {out}"
+        assert out["first"] == 1
+        assert out["names"] == ["Cid", "Cid"], "after the trick result the next move says who played it"
+    finally:
+        ctx.close()
+
+
+def test_no_key_badges_on_a_phone_and_no_keyboard_line_for_spectators(browser: Any, server: LiveServer,
+                                                                     tracker: Tracker) -> None:
+    m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "ai"}], seed=4)
+    mid = m["match"]
+    phone = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
+    laptop = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        player = tracker.watch(phone.new_page())
+        player.add_init_script("localStorage.setItem('cardtable.name', 'Ann')")
+        player.goto(m["seats"][0]["invite"])
+        wait_turn(player)
+        assert player.locator(".lc-hand .card .key").count() > 0  # the keys still work with a keyboard
+        assert player.locator(".lc-hand .card .key:visible").count() == 0, "key badges cover the phone's cards"
+        spectator = tracker.watch(laptop.new_page())
+        spectator.goto(f"{server.base}/play/{mid}")
+        spectator.wait_for_selector(".lc-board")
+        wait_seq(spectator, server.truth(mid)[0])
+        assert "Watching" in spectator.inner_text(".turnbox")
+        assert spectator.locator(".keys-help").count() == 0, "a spectator has no keys to press"
+        screenshot_now(player, "issue14-no-key-badges-phone")
+    finally:
+        phone.close()
+        laptop.close()

@@ -186,10 +186,14 @@ export class TablePage {
     const game = GAMES[this.match && this.match.game];
     if (!game) return;
     const rounds = game.roundsDone ? game.roundsDone(this.view) : 0;
-    if (this.roundsSeen === null || full) {
-      if (this.roundsSeen !== null && rounds > this.roundsSeen && this.status !== "finished") {
-        this.modal = { kind: "round", index: rounds - 1 };
-      }
+    if (this.roundsSeen === null) {
+      // a reload: a round summary not yet closed in this tab is shown again
+      const closed = this.roundsClosed();
+      if (closed !== null && rounds > closed && this.status !== "finished") this.modal = { kind: "round", index: rounds - 1 };
+      else this.closeRounds(rounds);
+      this.roundsSeen = rounds;
+    } else if (full) {
+      if (rounds > this.roundsSeen && this.status !== "finished") this.modal = { kind: "round", index: rounds - 1 };
       this.roundsSeen = rounds;
     } else if (rounds > this.roundsSeen) {
       this.roundsSeen = rounds;
@@ -199,6 +203,16 @@ export class TablePage {
       this.finishShown = true;
       this.modal = { kind: "match" };
     }
+  }
+
+  /** How many round summaries were closed in this tab (sessionStorage: a reload keeps it). */
+  roundsClosed() {
+    const v = sessionStorage.getItem(`cardtable.rounds-closed.${this.id}`);
+    return v === null ? null : Number(v);
+  }
+
+  closeRounds(n) {
+    sessionStorage.setItem(`cardtable.rounds-closed.${this.id}`, String(n));
   }
 
   toastBody() {
@@ -267,6 +281,7 @@ export class TablePage {
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const name = keyName(ev);
     if (name === "Escape" && this.modal) {
+      if (this.modal.kind === "round") this.closeRounds(this.modal.index + 1);
       this.modal = null;
       this.render();
       return;
@@ -449,7 +464,7 @@ export class TablePage {
     }
     side.append(this.playersBox(ctx, game));
     side.append(this.logBox(ctx, game));
-    side.append(h("p.keys-help.muted", null, t("keys_help")));
+    if (!ctx.spectator) side.append(h("p.keys-help.muted", null, t("keys_help")));
     return side;
   }
 
@@ -491,9 +506,13 @@ export class TablePage {
   logBox(ctx, game) {
     const details = h("details.logbox", { open: window.innerWidth > 820 ? true : null },
       h("summary", null, t("move_log"), h("span.muted", null, ` (${this.log.length})`)));
-    const list = h("ol.log-list", { "data-history": "log" });
+    const shown = this.log.slice(-300);
+    // numbered by the move's own number, with room for its digits
+    const last = shown.length ? shown[shown.length - 1].seq : 0;
+    const list = h("ol.log-list", { "data-history": "log", start: shown.length ? shown[0].seq : null,
+      style: { "--digits": String(String(last).length) } });
     const recent = new Set(ctx.recent.map((e) => e.seq));
-    for (const e of this.log.slice(-300)) {
+    for (const e of shown) {
       list.append(h("li", { class: recent.has(e.seq) ? "is-recent" : "", "data-seq": e.seq },
         h("span.who", null, this.seatName(e.seat)), " ", game.describe(e, ctx)));
     }
@@ -502,7 +521,11 @@ export class TablePage {
   }
 
   modalBox(ctx, game) {
-    const close = () => { this.modal = null; this.render(); };
+    const close = () => {
+      if (this.modal && this.modal.kind === "round") this.closeRounds(this.modal.index + 1);
+      this.modal = null;
+      this.render();
+    };
     let title;
     let body;
     if (this.modal.kind === "round") {
