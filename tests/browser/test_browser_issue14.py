@@ -226,3 +226,115 @@ def test_no_key_badges_on_a_phone_and_no_keyboard_line_for_spectators(browser: A
     finally:
         phone.close()
         laptop.close()
+
+
+def test_an_invite_says_what_it_is_for_and_the_host_waits_for_the_friend(browser: Any, server: LiveServer,
+                                                                         tracker: Tracker) -> None:
+    host_ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    friend_ctx = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
+    try:
+        host = tracker.watch(host_ctx.new_page())
+        host.goto(server.base + "/")
+        host.wait_for_selector(".game-tile[data-game='lost-cities']")
+        host.fill("#my-name", "Ann")
+        host.click(".game-tile[data-game='lost-cities']")
+        host.select_option("#opt-rounds", "1")
+        host.select_option(".seat-row[data-seat='1'] select.seat-kind", "human")
+        host.click("#create")
+        invite = host.input_value(".invite-link[data-seat='1']")
+        # the friend opens the link before the host has opened the table
+        friend = tracker.watch(friend_ctx.new_page())
+        friend.goto(invite)
+        friend.wait_for_selector("#join-heading")
+        assert friend.inner_text("#join-heading") == "Join a game of Lost Cities"
+        friend.wait_for_selector(".join-options")
+        assert friend.inner_text(".join-host") == "Ann invites you to play."
+        assert friend.inner_text(".join-seat") == "Your seat: Seat 2."
+        assert "Rounds: 1" in friend.inner_text(".join-options"), friend.inner_text(".join-options")
+        screenshot_now(friend, "issue14-join-page-phone")
+        host.click("#go-table")
+        host.wait_for_selector(".lc-board")
+        mid = host.url.split("/play/")[1].split("?")[0]
+        if server.truth(mid)[1][0]["current_player"] == 0:  # the host plays first: a card, then a draw
+            for key in ("Shift+Digit1", "1"):
+                wait_turn(host)
+                seq = server.truth(mid)[0]
+                host.keyboard.press(key)
+                wait_seq(host, seq + 1)
+        host.wait_for_selector(".turnbox:has-text('Waiting for Seat 2 to join…')")
+        screenshot_now(host, "issue14-host-waits-for-friend-desktop")
+        friend.fill("#join-name", "Bob")
+        friend.click("#join")
+        friend.wait_for_selector(".lc-board")
+        host.wait_for_selector(".turnbox:has-text('Bob is placing or discarding a card')")
+    finally:
+        host_ctx.close()
+        friend_ctx.close()
+
+
+def test_a_new_open_match_is_pushed_to_the_lobby(browser: Any, server: LiveServer, tracker: Tracker) -> None:
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        lobby = tracker.watch(ctx.new_page())
+        lobby.goto(server.base + "/")
+        lobby.wait_for_selector(".game-tile")
+        lobby.wait_for_function("() => document.body.dataset.feed === 'open'")
+        m = server.create("rank", {"players": 3}, [{"kind": "human", "name": "Cid"}, {"kind": "human", "open": True},
+                                                   {"kind": "ai"}], listed=True)
+        # no reload and no 15 s timer: the lobby polls the list only while the push is down
+        lobby.wait_for_selector(f".panel.open li[data-match='{m['match']}'] .join-open")
+        screenshot_now(lobby, "issue14-lobby-pushed-desktop")
+    finally:
+        ctx.close()
+
+
+def test_lobby_rows_ai_levels_and_the_hand_over_dialog(browser: Any, server: LiveServer, tracker: Tracker) -> None:
+    m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "ai", "agent": "hard"}])
+    mid = m["match"]
+    ctx = browser.new_context(viewport=LAPTOP, locale="ru-RU")
+    try:
+        page = tracker.watch(ctx.new_page())
+        native: list[str] = []
+        page.on("dialog", lambda d: (native.append(d.message), d.dismiss()))
+        page.add_init_script("localStorage.setItem('cardtable.name', 'Ann')")
+        page.goto(m["seats"][0]["invite"])
+        page.wait_for_selector(".lc-board")
+        page.click("#leave")
+        page.wait_for_selector(".modal[role='dialog'] #leave-agent")
+        assert page.input_value("#leave-agent") == "hard", "the match's own level is offered"
+        assert page.evaluate("() => document.activeElement.closest('.modal') !== null")
+        for _ in range(5):
+            page.keyboard.press("Tab")
+            assert page.evaluate("() => document.activeElement.closest('.modal') !== null"), "focus left the dialog"
+        page.keyboard.press("Shift+Tab")
+        assert page.evaluate("() => document.activeElement.closest('.modal') !== null")
+        page.keyboard.press("Escape")
+        page.wait_for_selector(".backdrop", state="detached")
+        page.click("#leave")
+        page.wait_for_selector("#leave-go")
+        screenshot_now(page, "issue14-hand-over-dialog-desktop-ru")
+        page.click("#leave-go")
+        page.wait_for_selector("#reclaim")
+        seat0 = server.http.get(f"/api/matches/{mid}").json()["seats"][0]
+        assert (seat0["kind"], seat0["agent"]) == ("ai", "hard")
+        assert not native, f"the browser's own dialog was used: {native}"
+        # the lobby: the row says when, where the match stands and whose turn; AI levels by strength, explained
+        page.click("#reclaim")
+        page.wait_for_selector("#leave")
+        page.goto(server.base + "/")
+        row = page.wait_for_selector(f".yours li[data-match='{mid}'] .match-standing")
+        assert row.inner_text().startswith("раунд 1 · "), row.inner_text()
+        shown = page.inner_text(f".yours li[data-match='{mid}'] time.match-date")
+        expected = page.evaluate(f"""() => new Intl.DateTimeFormat('ru', {{dateStyle: 'medium', timeStyle: 'short'}})
+            .format(new Date(document.querySelector(".yours li[data-match='{mid}'] time").dateTime))""")
+        assert shown == expected
+        page.click(".game-tile[data-game='lost-ranks']")
+        levels = page.eval_on_selector_all(".seat-row[data-seat='1'] select.seat-agent option", "os => os.map(o => o.value)")
+        assert levels == ["random", "easy", "heuristic", "medium", "hard", "ismcts"]
+        labels = page.inner_text(".seat-row[data-seat='1'] select.seat-agent")
+        assert "ISMCTS" not in labels and "Поисковый ИИ" in labels
+        page.select_option(".seat-row[data-seat='1'] select.seat-agent", "ismcts")
+        assert "поисковый ИИ" in page.inner_text(".seat-row[data-seat='1'] .agent-help")
+        screenshot_now(page, "issue14-lobby-levels-desktop-ru")
+    finally:
+        ctx.close()

@@ -20,7 +20,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardtable import records
-from cardtable.agents import agent_names
+from cardtable.agents import agent_names, agents_by_strength
 from cardtable.i18n import LANGUAGES, catalog
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
@@ -106,7 +106,7 @@ def create_app(
                 "num_players": game.num_players,
                 "options": game.config_dict(),
                 "description": game.info.as_json(),
-                "agents": list(agent_names(name)),
+                "agents": agents_by_strength(name),  # weakest first
                 "default_agent": default_agent(name),
             })
         return out

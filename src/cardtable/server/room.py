@@ -305,6 +305,7 @@ class Room:
 
     def info(self) -> dict[str, JSON]:
         """Public facts about the match (no seed, no tokens)."""
+        public = self.view(None)[0]
         return {
             "id": self.id,
             "game": self.game.name,
@@ -319,6 +320,9 @@ class Room:
             "spectators": bool(self.row.options.get("spectators", True)),
             "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
             "created": self.row.created,
+            # where the match stands, as everyone sees it (for the lobby's lists)
+            "round": public.get("round"),
+            "scores": public.get("scores"),
         }
 
     # --- messages ---------------------------------------------------------------

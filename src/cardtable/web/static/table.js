@@ -3,10 +3,11 @@
 
 import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
+  keepingFocus,
 } from "./util.js";
-import { t, gameTitle, agentLabel, loadRefusals, refusalNodes, refusalTitle } from "./i18n.js";
+import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle } from "./i18n.js";
 import { Connection } from "./net.js";
-import { topbar } from "./lobby.js";
+import { topbar, givenName, optionsSummary } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
 import lostRanks from "./games/lost_ranks.js";
@@ -83,8 +84,12 @@ export class TablePage {
     document.addEventListener("keydown", this.onKey);
     this.root.addEventListener("click", this.onCardClick);
     loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
+    api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
+      // what the link is for: its seat and the match, to say so above the name field
+      api("GET", `/api/matches/${encodeURIComponent(this.id)}/invite`, undefined, token)
+        .then((r) => { this.invite = r; this.schedule(); }, () => {});
       this.render();
       return;
     }
@@ -291,6 +296,7 @@ export class TablePage {
       this.askHint();
       return;
     }
+    if (this.modal && this.modal.kind === "leave") return; // the dialog's own keys only
     const action = this.keys[name];
     if (action !== undefined) {
       ev.preventDefault();
@@ -313,7 +319,7 @@ export class TablePage {
     if (!s) return t("seat_n", { n: seat + 1 });
     if (s.kind === "ai" && (!s.name || s.name === s.agent)) return `${t("ai")} ${seat + 1}`;
     if (s.open) return t("seat_open", { n: seat + 1 });
-    if (!s.claimed && s.kind === "human") return t("seat_free", { n: seat + 1 });
+    if (!s.claimed && s.kind === "human") return givenName(s) || t("seat_free", { n: seat + 1 });
     return s.name || t("seat_n", { n: seat + 1 });
   }
 
@@ -350,7 +356,12 @@ export class TablePage {
   // --- rendering ---------------------------------------------------------------
   render() {
     const scrolled = window.scrollY;
-    this.build();
+    keepingFocus(() => this.build());
+    if (this.modalFresh) {
+      this.modalFresh = false;
+      const first = this.root.querySelector(".modal select, .modal button, .modal a");
+      if (first) first.focus({ preventScroll: true });
+    }
     // the page was emptied and rebuilt: where the person had scrolled to stays
     if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
     if (this.turnToFit) this.fitTurn();
@@ -431,6 +442,11 @@ export class TablePage {
         h("button#reclaim", { type: "button", onclick: () => this.conn.send({ type: "reclaim" }) }, t("reclaim")));
       return box;
     }
+    const cur = this.status === "active" && this.match.seats[this.view.current_player];
+    if (cur && cur.kind === "human" && !cur.claimed && cur.seat !== this.you) {
+      box.append(h("span.turn-text", null, t("waiting_to_join", { n: cur.seat + 1 })));
+      return box;
+    }
     if (ctx.myTurn || (this.myTurn() && ctx.pending)) box.classList.add("mine");
     box.append(h("span.turn-text", null, game.status(ctx)));
     if (ctx.pending) box.append(h("span.spinner", { "aria-hidden": "true" }));
@@ -454,7 +470,7 @@ export class TablePage {
     if (seat && seat.kind === "human" && this.status === "active") {
       tools.append(h("button.quiet#leave", {
         type: "button", title: t("leave_help"),
-        onclick: () => { if (confirm(t("leave_confirm"))) this.conn.send({ type: "leave" }); },
+        onclick: () => this.openModal({ kind: "leave", agent: this.matchLevel() }),
       }, t("leave")));
     }
     side.append(tools);
@@ -520,6 +536,56 @@ export class TablePage {
     return details;
   }
 
+  openModal(modal) {
+    this.modal = modal;
+    this.modalFresh = true;
+    this.render();
+  }
+
+  /** The AI level to offer for this seat: the strongest AI already in the match, else medium. */
+  matchLevel() {
+    const order = this.agentsOfGame();
+    const here = this.match.seats.filter((s) => s.kind === "ai").map((s) => s.agent);
+    const best = here.sort((a, b) => order.indexOf(b) - order.indexOf(a))[0];
+    return best || "medium";
+  }
+
+  /** The game's AI levels, weakest first (GET /api/games). */
+  agentsOfGame() {
+    const g = (this.games || []).find((x) => x.name === this.match.game);
+    return g ? g.agents : ["random", "easy", "heuristic", "medium", "hard"];
+  }
+
+  leaveDialog(close) {
+    const select = h("select#leave-agent", {
+      "aria-describedby": "leave-agent-help",
+      onchange: (e) => { this.modal.agent = e.target.value; this.render(); },
+    }, this.agentsOfGame().map((a) => h("option", { value: a, selected: a === this.modal.agent ? true : null }, agentLabel(a))));
+    const body = h("div", null, h("p", null, t("leave_confirm")),
+      h("label.field", null, h("span", null, t("leave_level")), select),
+      h("p.muted.small#leave-agent-help", null, agentHelp(this.modal.agent)));
+    const go = () => {
+      this.conn.send({ type: "leave", agent: this.modal.agent });
+      close();
+    };
+    return [t("leave_title"), body, [
+      h("button#leave-cancel", { type: "button", onclick: close }, t("cancel")),
+      h("button.primary#leave-go", { type: "button", onclick: go }, t("leave_go"))]];
+  }
+
+  /** Tab and Shift+Tab stay inside an open dialog. */
+  trapFocus(dialog) {
+    dialog.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Tab") return;
+      const stops = [...dialog.querySelectorAll("a[href], button:not([disabled]), select, input, [tabindex]")];
+      if (!stops.length) return;
+      const at = stops.indexOf(document.activeElement);
+      const next = ev.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at === stops.length - 1 ? 0 : at + 1);
+      ev.preventDefault();
+      stops[next].focus();
+    });
+  }
+
   modalBox(ctx, game) {
     const close = () => {
       if (this.modal && this.modal.kind === "round") this.closeRounds(this.modal.index + 1);
@@ -528,6 +594,13 @@ export class TablePage {
     };
     let title;
     let body;
+    if (this.modal.kind === "leave") {
+      const [leaveTitle, leaveBody, buttons] = this.leaveDialog(close);
+      const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": leaveTitle },
+        h("h2", null, leaveTitle), leaveBody, h("div.actions", null, buttons));
+      this.trapFocus(dialog);
+      return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
+    }
     if (this.modal.kind === "round") {
       title = t("round_over", { n: this.modal.index + 1 });
       body = game.roundSummary(ctx, this.modal.index);
@@ -544,6 +617,7 @@ export class TablePage {
         this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
         this.modal.kind === "match" ? h("a.button#modal-replay", { href: this.replayHref() }, "▶ ", t("open_replay")) : null,
         h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
+    this.trapFocus(dialog);
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
   }
 
@@ -596,9 +670,27 @@ export class TablePage {
     };
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     setTimeout(() => input.focus(), 0);
-    return h("main.lobby", null, h("section.panel.join", null, h("h2", null, t("join_title")),
+    return h("main.lobby", null, h("section.panel.join", null, ...this.inviteFacts(),
       h("label.field", null, h("span", null, t("your_name")), input),
       h("div.actions", null, h("button.primary#join", { type: "button", onclick: go }, t("join")))));
+  }
+
+  /** The join page's heading: the game, who invites, which seat, the options, who else plays. */
+  inviteFacts() {
+    const inv = this.invite;
+    if (!inv) return [h("h2", null, t("join_title"))];
+    const info = inv.info;
+    const host = info.seats.find((s) => s.seat !== inv.seat && givenName(s));
+    const g = (this.games || []).find((x) => x.name === info.game);
+    const others = info.seats.filter((s) => s.seat !== inv.seat).map((s) => (s.kind === "ai"
+      ? `${t("ai")} (${agentLabel(s.agent)})` : givenName(s) || t("join_seat_of", { n: s.seat + 1 })));
+    return [
+      h("h2#join-heading", null, t("join_game_title", { game: gameTitle(info.game) })),
+      host ? h("p.join-host", null, t("join_invited_by", { name: host.name })) : null,
+      h("p.join-seat", null, t("join_your_seat", { seat: t("join_seat_of", { n: inv.seat + 1 }) })),
+      g ? h("p.join-options.muted", null, t("join_options"), " ", optionsSummary(g.description, info.config)) : null,
+      h("p.join-players.muted", null, t("join_players"), " ", others.join(", ")),
+    ];
   }
 
   fatalPanel() {
