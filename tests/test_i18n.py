@@ -126,3 +126,16 @@ def test_nothing_parses_rule_ids_out_of_text() -> None:
         if path.suffix in (".py", ".js") and RULE_TEXT_PARSING.search(path.read_text(encoding="utf-8")):
             offenders.append(str(path.relative_to(SRC)))
     assert offenders == []
+
+
+def test_every_message_has_both_languages_and_ru_plurals_are_cldr() -> None:
+    """The shared messages (``cardtable.i18n.messages``): the same keys in en and ru, and
+    Russian counted phrases take the CLDR one/few/many forms (#13.8)."""
+    from cardtable.i18n import message, messages
+
+    assert set(messages("en")) == set(messages("ru"))
+    assert [message("terminal.deck", "ru", n=n) for n in (1, 3, 5, 11, 21, 44)] == [
+        "Колода: 1 карта", "Колода: 3 карты", "Колода: 5 карт", "Колода: 11 карт", "Колода: 21 карта",
+        "Колода: 44 карты"]
+    assert message("terminal.deck", "en", n=1) == "Draw pile: 1 card"
+    assert catalog("ru")["messages"]["terminal.cards"].startswith("{n, plural,")

@@ -706,7 +706,7 @@ def test_console_render_and_describe() -> None:
     play(t, "AH")
     event = t.apply_action(t.parse_action("draw two"))
     assert describe(event, t.view(0)) == "Opponent draws two from the phantom deck"
-    assert "Opponent drew ? + ?" in text(t.view(0)) and "You drew J♥ + 5♥" in text(t.view(1))
+    assert "Opponent drew ? + ?" in text(t.view(0)) and "You drew p1:J♥ + p2:5♥" in text(t.view(1))  # numbered as the keys p1, p2
     event = t.apply_action(t.parse_action("phantom 5H"))
     assert describe(event, t.view(0)) == (
         "Opponent plays 5♥ from the phantom deck — J♥ goes face up to the bottom — you win the trick"

@@ -1,12 +1,12 @@
-"""The rule texts in ``docs/rules/`` and the ruling ids cited by the code and the tests.
+"""The rule texts in ``src/cardtable/rules/`` and the ruling ids cited by the code and the tests.
 
-``docs/rules/<game>.md`` (English) and ``docs/rules/<game>.ru.md`` (Russian) are the
+``src/cardtable/rules/<game>.md`` (English) and ``src/cardtable/rules/<game>.ru.md`` (Russian) are the
 authoritative rules.  Each ruling is a third-level heading that starts with its id, under an
-anchor named after the id in lower case (the form documented in ``docs/rules/README.md``).
+anchor named after the id in lower case (the form documented in ``src/cardtable/rules/README.md``).
 These tests keep the three sides in step:
 
 * both languages of a game define exactly the same ids, each once, under its anchor;
-* every id cited anywhere in ``src/`` and ``tests/`` is a ruling of ``docs/rules/``;
+* every id cited anywhere in ``src/`` and ``tests/`` is a ruling of ``src/cardtable/rules/``;
 * every ruling is cited by at least one test module (``tests/**/test_*.py``), either in a
   test's name, where the hyphen is dropped (``test_lr19a_…``), or in its text (a docstring,
   a comment, an expected refusal).
@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-RULES = ROOT / "docs" / "rules"
+RULES = ROOT / "src" / "cardtable" / "rules"
 GAMES = {"lost-cities": "LC", "lost-ranks": "LR", "rank": "RG"}
 LANGUAGES = ("", ".ru")  # lost-cities.md, lost-cities.ru.md
 PREFIXES = "|".join(GAMES.values())
@@ -110,7 +110,7 @@ def test_each_game_has_english_and_russian_rules_with_the_same_ids(game: str) ->
 def test_the_rules_index_links_every_rules_file() -> None:
     index = (RULES / "README.md").read_text(encoding="utf-8")
     missing = [f"{game}{language}.md" for game in GAMES for language in LANGUAGES if f"({game}{language}.md)" not in index]
-    assert not missing, f"docs/rules/README.md does not link {missing}"
+    assert not missing, f"src/cardtable/rules/README.md does not link {missing}"
 
 
 # ---------------------------------------------------------------------------- citations
@@ -123,7 +123,7 @@ def test_every_cited_ruling_exists_in_docs_rules() -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for ruling in sorted(citations_in_text(line) - known):
                 unknown[ruling].append(f"{relative(path)}:{number}")
-    assert not unknown, "rulings cited but not defined in docs/rules/:\n" + "\n".join(
+    assert not unknown, "rulings cited but not defined in src/cardtable/rules/:\n" + "\n".join(
         f"  {ruling}: {', '.join(places)}" for ruling, places in sorted(unknown.items())
     )
 

@@ -207,7 +207,7 @@ def test_cli_replay_and_bad_record(tmp_path: Path) -> None:
 def test_cli_play_a_whole_match_by_numbers(tmp_path: Path, game_name: str, args: list[str]) -> None:
     """A human who always types '1' (plus some bad input) finishes a match; the save replays."""
     save = tmp_path / "save.json"
-    cycle = "".join(f"{i}\n" for i in range(1, 18)) + "d1\na\nb\n"
+    cycle = "".join(f"{i}\n" for i in range(1, 18)) + "x1\nd\np1\np2\np\n"
     script = "nonsense\n999\nhelp\n" + cycle * 2000
     res = runner.invoke(app, ["play", game_name, "--seed", "3", "--save", str(save), *args], input=script)
     assert res.exit_code == 0, res.output[-2000:]
@@ -299,6 +299,6 @@ def test_cli_flags_keep_their_names() -> None:
     res = runner.invoke(app, ["simulate", "lost-ranks", "-p", "2", "--longer", "--force-strength", "--games", "1",
                               "--agents", "random,random"])
     assert res.exit_code == 0, res.output
-    assert "'players': 2, 'force_strength': True, 'longer_game': True" in " ".join(res.output.split())
+    assert "players=2, force_strength=True, longer_game=True" in " ".join(res.output.split())
     res = runner.invoke(app, ["simulate", "lost-ranks", "--players", "3"])
     assert res.exit_code == 2 and "players must be 2 or 4 (LR-3), not 3" in res.output

@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
+from rich import box
+from rich.console import Console, Group
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from cardtable import records
 from cardtable.agents import agent_names, check_agent_spec, make_agent
@@ -23,6 +25,7 @@ app = typer.Typer(
     help="cardtable — Lost Cities, Lost Ranks and Ранг: play against AI, run studies, replay saved games.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,  # click's plain help: rewrapped to the terminal, nothing cut (#14.7)
     pretty_exceptions_enable=False,
 )
 console = Console(highlight=False)
@@ -66,36 +69,38 @@ def check_entries(text: str, game: Game) -> list[str]:
 @app.command("games")
 def games_command() -> None:
     """List the games, their options and their agents."""
-    table = Table(title="Games", show_lines=True)
-    table.add_column("name")
-    table.add_column("title")
-    table.add_column("players")
-    table.add_column("options")
-    table.add_column("agents")
     for name in game_names():
         info = game_info(name)
         players = str(info.min_players) if info.min_players == info.max_players else f"{info.min_players}–{info.max_players}"
-        options = "\n".join(
-f"{o.flag}{option_values(o)}: {o.help.en}"
-            for o in info.options)
-        table.add_row(name, info.title.en, players, options or "—", ", ".join(agent_names(name)))
-    console.print(table)
+        console.print(Text.assemble((name, "bold cyan"), f"  {info.title.en}, {players} players"))
+        lines = Table.grid(padding=(0, 0))
+        lines.add_column(width=2)
+        lines.add_column()
+        lines.add_row("", f"agents: {', '.join(agent_names(name))}")
+        for o in info.options:
+            lines.add_row("", f"{o.flag}{option_values(o)}: {o.help.en}")
+        if not info.options:
+            lines.add_row("", "no options")
+        console.print(lines, markup=False)
 
 
 @app.command()
 @with_game_options
 def play(
     game_name: str = GameArg,
-    ai: str = typer.Option("heuristic", "--ai", help="The AI for every other seat: easy, medium, hard, heuristic, random (see `cardtable games`), options as name:key=value."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Deal seed (default: random)."),
-    seat: int = typer.Option(0, "--seat", help="Your seat (0 = first)."),
+    ai: str = typer.Option("heuristic", "--ai", metavar="AGENT", help="The AI for every other seat: easy, medium, hard, heuristic, random (cardtable games lists them all); options as name:key=value."),
+    seed: Optional[int] = typer.Option(None, "--seed", metavar="N", help="Deal seed (default: random)."),
+    seat: int = typer.Option(0, "--seat", metavar="N", help="Your seat (0 = first)."),
     game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
-    lang: str = typer.Option("en", "--lang", help="Interface language: en, or ru (Ранг)."),
-    save: Optional[Path] = typer.Option(None, "--save", help="Where to save the game (default: ~/.local/share/cardtable/saves/)."),
-    resume: Optional[Path] = typer.Option(None, "--resume", help="Continue a saved game record."),
+    lang: str = typer.Option("en", "--lang", metavar="LANG", help="Interface language: en or ru."),
+    save: Optional[Path] = typer.Option(None, "--save", metavar="FILE", help="Where to save the game (default: a new file in ~/.local/share/cardtable/saves/)."),
+    resume: Optional[Path] = typer.Option(None, "--resume", metavar="FILE", help="Continue a saved game record."),
 ) -> None:
-    """Play a match in the terminal against the AI.  Type a move's number or its notation;
-    'help' lists commands; the game is saved when you leave."""
+    """Play a match in the terminal against the AI.
+
+    Type a key shown on screen (a bare number always plays that card of your hand) or the
+    move itself; 'help' lists the commands.  The game is saved when you leave.
+    """
     from cardtable.console.play import TerminalMatch, default_save_dir
 
     if lang not in ("en", "ru"):
@@ -148,22 +153,25 @@ def _hint_engine(seat: int) -> Any:
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (default: this machine only)."),
-    port: int = typer.Option(8000, "--port", help="Port (0 picks a free one)."),
-    db: Optional[str] = typer.Option(None, "--db", help="Database URL: sqlite:///FILE (default ~/.local/share/cardtable/cardtable.db) or postgresql://user:pass@host/db."),
-    ai_delay: float = typer.Option(0.4, "--ai-delay", help="Seconds an AI waits before moving, so people can follow."),
-    allowed_origin: list[str] = typer.Option([], "--allowed-origin", help="Another browser origin (https://example.org) allowed to play; repeatable."),
-    allowed_host: list[str] = typer.Option([], "--allowed-host", help="Another host name the server answers to (besides localhost and --host); '*' for any; repeatable."),
-    max_matches_per_minute: float = typer.Option(30.0, "--max-matches-per-minute", min=1, help="New matches per minute per client address."),
-    http_rate: float = typer.Option(20.0, "--http-rate", min=1, help="HTTP requests per second per client address (bursts of 200)."),
-    hints_per_minute: float = typer.Option(60.0, "--hints-per-minute", min=1, help="Hints per minute per client address."),
-    max_sockets_per_address: int = typer.Option(32, "--max-sockets-per-address", min=1, help="Open websockets per client address."),
-    ai_workers: Optional[int] = typer.Option(None, "--ai-workers", min=0, help="Processes searching AI moves and hints (default: cores - 1; 0: a thread)."),
-    room_idle_seconds: float = typer.Option(300.0, "--room-idle-seconds", min=0, help="Seconds before an unattended match leaves memory (it reloads from the database)."),
-    proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy: take client addresses (for the per-address limits) from X-Forwarded-For."),
-    forwarded_allow_ips: str = typer.Option("127.0.0.1", "--forwarded-allow-ips", help="The proxies whose X-Forwarded-* headers are trusted (comma-separated; '*': any)."),
+    host: str = typer.Option("127.0.0.1", "--host", metavar="ADDRESS", help="Address to listen on (default: this machine only)."),
+    port: int = typer.Option(8000, "--port", metavar="N", help="Port (0 picks a free one)."),
+    db: Optional[str] = typer.Option(None, "--db", metavar="URL", help="Database URL: sqlite:///FILE or postgresql://user:pass@host/db (default: ~/.local/share/cardtable/cardtable.db)."),
+    ai_delay: float = typer.Option(0.4, "--ai-delay", metavar="SECONDS", help="Seconds an AI waits before moving, so people can follow."),
+    allowed_origin: list[str] = typer.Option([], "--allowed-origin", metavar="ORIGIN", help="Another browser origin (https://example.org) allowed to play; repeatable."),
+    allowed_host: list[str] = typer.Option([], "--allowed-host", metavar="HOST", help="Another host name the server answers to (besides localhost and --host); '*' for any; repeatable."),
+    max_matches_per_minute: float = typer.Option(30.0, "--max-matches-per-minute", min=1, metavar="N", help="New matches per minute per client address."),
+    http_rate: float = typer.Option(20.0, "--http-rate", min=1, metavar="N", help="HTTP requests per second per client address (bursts of 200)."),
+    hints_per_minute: float = typer.Option(60.0, "--hints-per-minute", min=1, metavar="N", help="Hints per minute per client address."),
+    max_sockets_per_address: int = typer.Option(32, "--max-sockets-per-address", min=1, metavar="N", help="Open websockets per client address."),
+    ai_workers: Optional[int] = typer.Option(None, "--ai-workers", min=0, metavar="N", help="Processes searching AI moves and hints (default: cores - 1; 0: a thread)."),
+    room_idle_seconds: float = typer.Option(300.0, "--room-idle-seconds", min=0, metavar="SECONDS", help="Seconds before an unattended match leaves memory (it reloads from the database)."),
+    proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy: trust X-Forwarded-For for client addresses (the per-address limits)."),
+    forwarded_allow_ips: str = typer.Option("127.0.0.1", "--forwarded-allow-ips", metavar="IPS", help="The proxies whose X-Forwarded-* headers are trusted (comma-separated; '*': any)."),
 ) -> None:
-    """Start the game server and open the printed address in a browser to play."""
+    """Start the game server for the web UI.
+
+    Open the address it prints in a browser to play.
+    """
     try:
         from cardtable.server import run
     except ImportError:
@@ -194,16 +202,19 @@ def serve(
 @with_game_options
 def simulate(
     game_name: str = GameArg,
-    games: int = typer.Option(100, "--games", "-n", min=1, help="Number of matches."),
-    agents: str = typer.Option("heuristic,random", "--agents", "-a",
+    games: int = typer.Option(100, "--games", "-n", min=1, metavar="N", help="Number of matches."),
+    agents: str = typer.Option("heuristic,random", "--agents", "-a", metavar="AGENTS",
                                help="Comma-separated agents (name or name:key=value:…); seats rotate between matches."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the first match (match i uses seed+i)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (worker processes)."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed of the first match (match i uses seed+i)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Matches played at a time (worker processes)."),
     game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Also write the summary (and every match) as JSON."),
+    json_out: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Also write the summary (and every match) as JSON."),
 ) -> None:
-    """Play many matches between agents and print win rates (95 % intervals), mean scores
-    and seat advantage.  (``cardtable arena`` does the same with decision times.)"""
+    """Play many matches between agents and print their win rates.
+
+    Prints win and loss rates with 95 % intervals, mean returns and scores, the seat
+    advantage and decision times.  (cardtable arena also saves every result as JSON.)
+    """
     from cardtable.lab.series import run_series
 
     game = build_game(game_name, game_options)
@@ -213,68 +224,91 @@ def simulate(
         task = progress.add_task(f"{game.title}: {' vs '.join(entries)}", total=games)
         summary = run_series(game, entries, games=games, seed=seed, jobs=jobs,
                              on_match=lambda _: progress.advance(task))
-    console.print(summary_tables(summary))
+    console.print(summary_tables(summary, times=True))
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(json.dumps(summary.as_dict(outcomes=True), indent=1) + "\n", encoding="utf-8")
-        console.print(f"Summary written to {json_out}")
+        print_path("Summary written to", json_out)
 
 
-def summary_tables(summary: Any, *, times: bool = False) -> Table:
+def _interval(rate: float, bounds: list[float]) -> str:
+    """``54.1 [52.3, 55.9]``: a rate and its 95 % interval, in percent, on one line."""
+    lo, hi = bounds
+    return f"{100 * rate:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _compact_table(*columns: str, title: str | None = None, caption: str | None = None) -> Table:
+    """A table that fits 80 columns: no vertical rules, one space of padding, the first
+    column (the agent) folds, numbers never wrap."""
+    table = Table(title=title, caption=caption, box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False)
+    table.add_column(columns[0], overflow="fold")
+    for column in columns[1:]:
+        table.add_column(column, justify="right", no_wrap=True)
+    return table
+
+
+def summary_tables(summary: Any, *, times: bool = False) -> Group:
     """The by-agent and by-seat tables of a series (and decision-time percentiles if
-    ``times``).  A result is one match of one team: partners count once."""
+    ``times``), each fitting an 80-column terminal.  A result is one match of one team:
+    partners count once."""
     data = summary.as_dict()
-    outer = Table.grid(padding=(1, 0))
     partners = any(len(team) > 1 for team in data["teams"])
-    title = (f"{data['matches']} matches of {data['game']} {data['config']}  (draws: {data['draws']}, "
-             f"mean length {data['mean_actions']:.0f} actions)")
-    for heading, rows in (("by agent", data["entries"]), ("by seat (seat advantage)", data["seats"])):
-        by_agent = heading == "by agent"
-        t = Table(title=f"{title} — {heading}" if by_agent else heading,
-                  caption="partners count as one result" if by_agent and partners else None)
-        t.add_column("")
-        t.add_column("results" if by_agent else "matches", justify="right")
-        t.add_column("win %  [95 % CI]", justify="right")
-        t.add_column("loss %  [95 % CI]", justify="right")
-        t.add_column("mean return", justify="right")
-        if by_agent:
-            t.add_column("mean score", justify="right")
-            t.add_column("ms/decision", justify="right")
-        for r in rows:
-            lo, hi = r["win_rate_95"]
-            llo, lhi = r["loss_rate_95"]
-            cells = [
-                r["agent"],
-                str(r["results"]),
-                f"{100 * r['win_rate']:.1f}  [{100 * lo:.1f}, {100 * hi:.1f}]",
-                f"{100 * r['loss_rate']:.1f}  [{100 * llo:.1f}, {100 * lhi:.1f}]",
-                f"{r['mean_return']:+.3f}",
-            ]
-            if by_agent:
-                cells.append("—" if r["mean_score"] is None else f"{r['mean_score']:.1f}")
-                cells.append(f"{r['decision_ms']['mean']:.2f}")
-            t.add_row(*cells)
-        outer.add_row(t)
+    config = ", ".join(f"{k}={v}" for k, v in data["config"].items())
+    heading = Text(f"{data['matches']} matches of {data['game']} ({config}); draws: {data['draws']}, "
+                   f"mean length {data['mean_actions']:.0f} actions", style="bold")
+    agents = _compact_table("by agent", "results", "win % [95 % CI]", "loss % [95 % CI]", "return", "score",
+                            caption="partners count as one result" if partners else None)
+    for r in data["entries"]:
+        agents.add_row(r["agent"], str(r["results"]), _interval(r["win_rate"], r["win_rate_95"]),
+                       _interval(r["loss_rate"], r["loss_rate_95"]), f"{r['mean_return']:+.3f}",
+                       "—" if r["mean_score"] is None else f"{r['mean_score']:.1f}")
+    seats = _compact_table("seat advantage", "matches", "win % [95 % CI]", "loss % [95 % CI]", "return")
+    for r in data["seats"]:
+        seats.add_row(r["agent"], str(r["results"]), _interval(r["win_rate"], r["win_rate_95"]),
+                      _interval(r["loss_rate"], r["loss_rate_95"]), f"{r['mean_return']:+.3f}")
+    parts: list[Any] = [heading, agents, seats]
     if times:
-        t = Table(title="decision times (decisions with a choice)")
-        t.add_column("")
-        for col in ("decisions", "mean ms", "p50 ms", "p95 ms", "max ms"):
-            t.add_column(col, justify="right")
+        clock = _compact_table("decision times (ms)", "decisions", "mean", "p50", "p95", "max")
         for r in data["entries"]:
             ms = r["decision_ms"]
-            t.add_row(r["agent"], str(ms["count"]), *(f"{ms[k]:.1f}" for k in ("mean", "p50", "p95", "max")))
-        outer.add_row(t)
-    return outer
+            clock.add_row(r["agent"], str(ms["count"]), *(f"{ms[k]:.1f}" for k in ("mean", "p50", "p95", "max")))
+        parts.append(clock)
+    return Group(*parts)
+
+
+def print_path(message: str, path: Path) -> None:
+    """``message`` and ``path`` on one line, the path never broken (a terminal wraps it
+    whole, so it can still be copied)."""
+    console.print(f"{message} {path}", soft_wrap=True, markup=False)
+
+
+def _scores_text(scores: Any) -> str:
+    """Scores as a person reads them: ``-24, -76`` by seat, ``red 6, black 0`` by army."""
+    if isinstance(scores, dict):
+        return ", ".join(f"{k} {v}" for k, v in scores.items())
+    return ", ".join(str(x) for x in scores)
+
+
+def _result_table(result: dict[str, Any], players: list[str]) -> Table:
+    """The final scores and returns of a replayed match, one row per seat."""
+    table = _compact_table("seat", "score", "return")
+    for seat, (score, ret) in enumerate(zip(result["scores"], result["returns"])):
+        table.add_row(f"{seat} {players[seat]}", str(score), f"{ret:+g}")
+    return table
 
 
 @app.command()
 def replay(
-    path: Path = typer.Argument(..., help="A saved game record (JSON)."),
-    seat: int = typer.Option(0, "--seat", help="Whose view to show the table from."),
+    path: Path = typer.Argument(..., metavar="FILE", help="A saved game record (JSON)."),
+    seat: int = typer.Option(0, "--seat", metavar="N", help="Whose view to show the table from."),
     board: bool = typer.Option(False, "--board", help="Show the table after every move."),
     step: bool = typer.Option(False, "--step", help="Wait for Enter after every move."),
 ) -> None:
-    """Show a saved game move by move, and check it replays to its stored result."""
+    """Show a saved game move by move.
+
+    The record is checked first: every move must be legal and the stored result must be
+    the one the moves reach.
+    """
     from cardtable.console.play import renderer_for
 
     try:
@@ -287,7 +321,9 @@ def replay(
         raise fail(f"--seat must be 0..{game.num_players - 1}")
     renderer = renderer_for(game.name)
     players = record.get("players") or [f"seat {i}" for i in range(game.num_players)]
-    console.rule(f"{game.title} {game.config_dict()} — seed {record['seed']} — players: {', '.join(map(str, players))}")
+    config = ", ".join(f"{k}={v}" for k, v in game.config_dict().items())
+    console.print(f"{game.title} ({config}), seed {record['seed']}; players: {', '.join(map(str, players))}",
+                  style="bold", markup=False)
     state = records.new_state_of(record)
     rounds_seen = 0
     for number, action in enumerate(final.history, start=1):
@@ -297,14 +333,15 @@ def replay(
         console.print(f"[dim]{number:>4}[/] {line}")
         if len(view["round_scores"]) > rounds_seen:
             rounds_seen = len(view["round_scores"])
-            console.print(f"[bold]Round {rounds_seen} scores: {view['round_scores'][-1]} — totals {view['scores']}[/]")
+            console.print(f"[bold]Round {rounds_seen} scores: {_scores_text(view['round_scores'][-1])} — "
+                          f"totals {_scores_text(view['scores'])}[/]")
         if board:
             console.print(renderer.render(view, lang="en"))
         if step:
             input("[Enter] ")
     if final.is_terminal():
         console.rule("Result")
-        console.print(final.result())
+        console.print(_result_table(final.result(), [str(p) for p in players]))
     else:
         console.print(f"[yellow]The record stops after move {len(final.history)}; the match is not finished.[/]")
 
@@ -316,6 +353,24 @@ def _register_arena() -> None:
 
 
 _register_arena()
+
+
+def _register_lab() -> None:
+    from cardtable.cli_lab import lab_app
+
+    app.add_typer(lab_app, name="lab")
+
+
+_register_lab()
+
+
+def _register_rules() -> None:
+    from cardtable.console.rules import rules_command
+
+    app.command("rules")(rules_command)
+
+
+_register_rules()
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ def _infos() -> list[GameInfo]:
 def game_argument() -> Any:
     """The ``GAME`` argument: one of the registered names."""
     names = game_names()
-    return typer.Argument(..., help=f"Game: {', '.join(names[:-1])} or {names[-1]}.", show_default=False)
+    return typer.Argument(..., metavar="GAME", help=f"Game: {', '.join(names[:-1])} or {names[-1]}.", show_default=False)
 
 
 def option_values(option: OptionInfo) -> str:
@@ -52,7 +52,7 @@ def _flag(name: str, described: list[tuple[GameInfo, OptionInfo]]) -> inspect.Pa
             names = ["--no-" + n.removeprefix("--") for n in names if n.startswith("--")]
         default = typer.Option(False, *names, help=help_text, show_default=False, metavar="")
         return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=bool)
-    default = typer.Option(None, *names, help=help_text, show_default=False)
+    default = typer.Option(None, *names, help=help_text, show_default=False, metavar="N")
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=Optional[int])
 
 

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from browserkit import PHONE, SCREENSHOTS, LiveServer, Tracker, wait_seq
 from test_browser_ui import wait_turn
@@ -112,7 +113,9 @@ def test_tapping_an_unplayable_card_says_why_in_russian_with_the_ruling_linked(b
         assert any("а" <= ch <= "я" for ch in title.lower())
         href = page.get_attribute(".toast a.rule-link", "href")
         rule = title.rsplit("(", 1)[1].rstrip(")")
-        assert href == f"/rules/lost-ranks#{rule.lower()}"
+        link = urlsplit(href or "")
+        assert (link.path, link.fragment) == ("/rules/lost-ranks", rule.lower()), href
+        assert "lang=ru" in link.query, "the rules page opens in the page's language"
         assert not off_screen(page, ".toast")
         assert not off_screen(page, ".lr-hand .card"), "redrawing the page for the message kept the scroll"
         screenshot_now(page, "issue14-refusal-toast-phone")

@@ -178,6 +178,37 @@ def test_a_name_being_typed_survives_the_lobby_redrawing(browser: Any, server: L
         ctx.close()
 
 
+def test_a_name_being_typed_on_the_join_page_survives_a_redraw(browser: Any, server: LiveServer,
+                                                               tracker: Tracker) -> None:
+    """The invite page redraws when the refusal catalog arrives; Bob's name, typed
+    before it did, stays in the field and is the name he joins under.  (The catalog
+    arriving between the click into the field and the typing once lost "Bob", and the
+    host saw "Player" join — the flake of the invite tests.)  The catalog's answer is
+    held back until the name is typed, so the redraw surely comes after it."""
+    m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "human"}])
+    invite = f"{server.base}/play/{m['match']}#token={m['seats'][1]['token']}"
+    ctx = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
+    held: list[Any] = []
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.route("**/api/i18n*", lambda route: held.append(route))
+        page.goto(invite)
+        page.wait_for_selector("#join-name")
+        page.fill("#join-name", "Bob")
+        page.evaluate("() => { document.querySelector('#join-name').dataset.before = '1'; }")
+        assert held, "the page asked for the refusal catalog"
+        for route in held:
+            route.continue_()
+        page.wait_for_function("() => { const f = document.querySelector('#join-name');"
+                               " return f !== null && !f.dataset.before; }")  # the form was drawn again
+        assert page.input_value("#join-name") == "Bob"
+        page.click("#join")
+        page.wait_for_selector(".lc-board")
+        page.wait_for_selector(".players li[data-seat='1'] .pname:text('Bob')")
+    finally:
+        ctx.close()
+
+
 def test_the_lobby_shows_who_joined_instead_of_a_dead_invite(browser: Any, server: LiveServer,
                                                               tracker: Tracker) -> None:
     """Once a friend claims a seat by its link, the link answers auth_failed: the

@@ -37,8 +37,8 @@ Msg = dict[str, Any]
 T = TypeVar("T")
 
 TRACEBACK_MARKS = ("Traceback", 'File "')
-ERROR_KEYS = frozenset({"type", "code", "message", "rule", "seq", "id"})
-"""Every key an error may carry (REST errors: ``type``, ``code``, ``message``, ``rule``)."""
+ERROR_KEYS = frozenset({"type", "code", "message", "rule", "reason", "seq", "id"})
+"""Every key an error may carry (REST errors: all but ``seq`` and ``id``)."""
 HELLO_CLOSES = frozenset({"unsupported_version", "no_such_match", "auth_failed", "spectators_disallowed",
                           "corrupt", "too_many_connections", "bad_origin"})
 """Hello refusals after which the server closes the connection."""
@@ -559,7 +559,7 @@ def error_problems(msg: Any, codes: frozenset[str], *, ws: bool) -> list[str]:
     problems = []
     extra = set(msg) - ERROR_KEYS - ({"seq", "id"} if ws else set())
     if extra or (not ws and {"seq", "id"} & set(msg)):
-        problems.append(f"error has unexpected keys {sorted(set(msg) - {'type', 'code', 'message', 'rule'})}")
+        problems.append(f"error has unexpected keys {sorted(set(msg) - ERROR_KEYS)}")
     code = msg.get("code")
     if not isinstance(code, str) or code not in codes:
         problems.append(f"unknown error code {code!r}")
@@ -569,6 +569,10 @@ def error_problems(msg: Any, codes: frozenset[str], *, ws: bool) -> list[str]:
         problems.append(f"error {code!r} has no message")
     if "rule" in msg and not isinstance(msg["rule"], str):
         problems.append(f"error {code!r} has a non-string rule")
+    reason = msg.get("reason")
+    if "reason" in msg and not (code == "illegal" and isinstance(reason, dict) and isinstance(reason.get("key"), str)
+                                and isinstance(reason.get("params"), dict)):
+        problems.append(f"error {code!r} has a malformed reason {reason!r}")
     if ws and not (msg.get("seq") is None or isinstance(msg.get("seq"), int)):
         problems.append(f"error {code!r} has a bad seq")
     return problems

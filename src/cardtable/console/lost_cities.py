@@ -18,6 +18,8 @@ from rich.text import Text
 
 from cardtable.cards import COLOR_LETTERS
 from cardtable.games.lost_cities import CardDrawn, RoundEnded
+from cardtable.console.keys import KeyScheme
+from cardtable.i18n import message
 from cardtable.protocol import Event
 
 COLOR_STYLES = {
@@ -39,10 +41,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "you": "You",
         "opp": "Opponent",
         "discards": "Discards",
-        "deck": "Draw pile: {n} card(s)",
         "stall": "{n} turn(s) in a row without a draw-pile card (round ends at 100, LC-5)",
         "hand": "Your hand",
-        "opp_hand": "Opponent holds {n} card(s)",
         "opp_known": "known (taken from discard piles): {cards}",
         "phase_play": "Your turn — play phase: place a card on an expedition or discard one (LC-3)",
         "phase_draw": "Your turn — draw phase: take the top of the draw pile or of a discard pile (LC-4)",
@@ -76,10 +76,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "you": "Вы",
         "opp": "Соперник",
         "discards": "Сброс",
-        "deck": "Колода: {n} карт",
         "stall": "{n} ход(ов) подряд без карты из колоды (раунд кончится на 100, LC-5)",
         "hand": "Ваша рука",
-        "opp_hand": "У соперника {n} карт",
         "opp_known": "известны (взяты из сброса): {cards}",
         "phase_play": "Ваш ход — выложите карту в экспедицию или сбросьте её (LC-3)",
         "phase_draw": "Ваш ход — возьмите карту из колоды или верхнюю из стопки сброса (LC-4)",
@@ -213,10 +211,10 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
     parts.append(_board(view, t, lang))
     points = view["expedition_scores"]
     parts.append(Text(t["round_points"].format(you=sum(points[me]), opp=sum(points[opp])), style="dim"))
-    parts.append(Text(t["deck"].format(n=view["draw_pile"])))
+    parts.append(Text(message("terminal.deck", lang, n=view["draw_pile"])))
     if view["turns_without_deck_draw"] >= 20:
         parts.append(Text(t["stall"].format(n=view["turns_without_deck_draw"]), style="yellow"))
-    opp_line = Text(t["opp_hand"].format(n=view["opponent_hand_size"]))
+    opp_line = Text(message("terminal.opp_hand", lang, n=view["opponent_hand_size"]))
     if view["opponent_known"]:
         opp_line.append("; " + t["opp_known"].format(cards=""))
         opp_line.append_text(_cards(view["opponent_known"]))
@@ -284,3 +282,16 @@ def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
             person = 0 if view["starter"] == me else 1
             line += " " + say("next", n=view["round"])
     return line
+
+
+KEYS = KeyScheme(
+    numbered={"play": ("", "hand"), "discard": ("x", "hand")},
+    named={"draw deck": "d", **{f"draw {letter}": f"d{letter.lower()}" for letter in COLOR_LETTERS}},
+    legend={
+        "en": "Keys: 1–{n} play that hand card · x1–x{n} discard it · d draw pile · "
+              "dy db dw dg dr dp take the top of that colour's discard pile",
+        "ru": "Клавиши: 1–{n} — выложить эту карту · x1–x{n} — сбросить её · d — взять из колоды · "
+              "dy db dw dg dr dp — взять верхнюю карту из стопки сброса этого цвета",
+    },
+)
+"""The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that card."""

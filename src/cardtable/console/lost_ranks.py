@@ -13,6 +13,7 @@ names a hidden card.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -21,6 +22,7 @@ from rich.text import Text
 
 from cardtable.cards import parse_french, pretty_french
 from cardtable.games.lost_ranks import CardFaceUp, CardPlayed, MatchEnded, NoWinnerTrick, PhantomDrawn, RoundEnded, TrickWon
+from cardtable.console.keys import KeyScheme
 from cardtable.protocol import Event
 
 SEAT_NAMES = {
@@ -409,6 +411,8 @@ def _phantoms(view: dict[str, Any], lang: str) -> list[RenderableType]:
     if drawn:
         pair = _cards(drawn["cards"], lang, sep=" + ")
         if drawn["player"] == me:
+            pair = Text(" + ").join(Text.assemble((f"p{i}:", "dim"), card_text(name, lang))
+                                    for i, name in enumerate(drawn["cards"], start=1))
             line = Text(t["drawn_you"].split("{cards}")[0], style="bold yellow")
             line.append_text(pair)
             line.append(t["drawn_you"].split("{cards}")[1], style="bold yellow")
@@ -449,3 +453,24 @@ def _plain(name: str, lang: str = "en") -> str:
     if card == 52:
         return "Шпиона" if lang == "ru" else "the Spy"
     return pretty_french(card)
+
+
+def _drawn_cards(view: Mapping[str, Any]) -> list[str]:
+    drawn = view.get("drawn")
+    if not drawn or drawn.get("player") != view.get("player"):
+        return []
+    return [str(card) for card in drawn["cards"]]
+
+
+KEYS = KeyScheme(
+    numbered={"play": ("", "hand"), "phantom": ("p", "drawn")},
+    named={"draw two": "d"},
+    sources={"drawn": _drawn_cards},
+    legend={
+        "en": "Keys: 1–{n} play that hand card · d draw two from your phantom deck · "
+              "p1 p2 play that drawn card",
+        "ru": "Клавиши: 1–{n} — сыграть эту карту из руки · d — взять две из фантомной колоды · "
+              "p1 p2 — сыграть эту взятую карту",
+    },
+)
+"""The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that hand card."""

@@ -2,7 +2,8 @@
 
 Each game supplies a renderer module ``cardtable.console.<game>`` with
 ``render(view, lang=...)`` and ``describe(event, view, lang=...)``; this
-module runs the match, reads the human's moves (by number or notation),
+module runs the match, reads the human's moves (by the game's stable keys,
+:mod:`cardtable.console.keys`, or by notation),
 announces everything that happens, and saves the record on exit.
 """
 
@@ -15,46 +16,17 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from cardtable import records
 from cardtable.agents import Agent, Observation
+from cardtable.console.keys import KeyScheme, assign, hand_cards
+from cardtable.i18n import LANGUAGES, message
 from cardtable.i18n import render as render_refusal
 from cardtable.protocol import Event, IllegalAction, State
-
-HELP_EN = (
-    "Type the number of a move or the move itself (e.g. '{example}'). "
-    "Other commands: 'moves' lists the legal moves, 'board' shows the table again, "
-    "'save' saves the game, 'quit' saves and leaves."
-)
-
-TEXT = {
-    "en": {
-        "your_move": "Your move",
-        "legal": "Legal moves",
-        "saved": "Game saved to {path} — resume with: cardtable play {game} --resume {path}",
-        "bye": "Leaving the match.",
-        "final": "Match over",
-        "round_over": "Round {n} is over",
-        "waiting": "{who} is thinking…",
-    },
-    "ru": {
-        "your_move": "Ваш ход",
-        "legal": "Возможные ходы",
-        "saved": "Партия сохранена в {path} — продолжить: cardtable play {game} --resume {path}",
-        "bye": "Выход из партии.",
-        "final": "Партия окончена",
-        "round_over": "Раунд {n} окончен",
-        "waiting": "{who} думает…",
-    },
-}
-HELP_RU = (
-    "Введите номер хода или сам ход (например, '{example}'). "
-    "Команды: 'moves' — список ходов, 'board' — стол, 'save' — сохранить, 'quit' — сохранить и выйти."
-)
-
 
 def renderer_for(game_name: str) -> ModuleType:
     """The console renderer module of a game."""
@@ -90,9 +62,9 @@ class TerminalMatch:
         self.players = list(players)
         self.console = console or Console(highlight=False)
         self.input = input_fn
-        self.lang = lang if lang in TEXT else "en"
-        self.text = TEXT[self.lang]
+        self.lang = lang if lang in LANGUAGES else "en"
         self.renderer = renderer_for(state.game.name)
+        self.keys: KeyScheme = self.renderer.KEYS
         self.save_path = save_path
         self.hint = hint
 
@@ -106,7 +78,7 @@ class TerminalMatch:
                 if seat == self.human:
                     action = self._ask_human()
                     if action is None:
-                        self.console.print(self.text["bye"])
+                        self.console.print(self._t("bye"))
                         break
                 else:
                     action = self.agents[seat].act(Observation.of(self.state, seat))
@@ -120,7 +92,7 @@ class TerminalMatch:
                 self._final()
         except (KeyboardInterrupt, EOFError):
             self.console.print()
-            self.console.print(self.text["bye"])
+            self.console.print(self._t("bye"))
         finally:
             self._save()
         return self.state
@@ -130,16 +102,16 @@ class TerminalMatch:
         self.console.print(self.renderer.render(self.state.view(self.human), lang=self.lang))
 
     def _choices(self) -> list[tuple[str, int, str]]:
-        """(key, action, text) for every legal move; keys follow the numbered hand."""
+        """(key, action, text) for every legal move, by the game's :class:`KeyScheme`."""
         legal = self.state.legal_actions()
         strings = self.state.legal_action_strings()
-        hand = self.state.view(self.human).get("hand")
-        names = [str(c) for c in hand] if isinstance(hand, list) else []
-        keys = quick_keys(names, strings)
-        return sorted(zip(keys, legal, strings), key=lambda c: _key_order(c[0]))
+        keys = assign(self.keys, self.state.view(self.human), strings)
+        letters = (f"m{i}" for i in range(1, len(strings) + 1))
+        choices = [(k[0] if k else next(letters), a, t) for k, a, t in zip(keys, legal, strings)]
+        return sorted(choices, key=lambda c: _key_order(c[0]))
 
-    def _legal_table(self, choices: list[tuple[str, int, str]]) -> Table:
-        table = Table(title=self.text["legal"], show_header=False, box=None, pad_edge=False)
+    def _legal_table(self, choices: list[tuple[str, int, str]]) -> Group:
+        table = Table(title=self._t("legal"), show_header=False, box=None, pad_edge=False)
         columns = 4 if len(choices) > 8 else 2
         rows = (len(choices) + columns - 1) // columns
         for r in range(rows):
@@ -152,18 +124,21 @@ class TerminalMatch:
                 else:
                     cells.append("")
             table.add_row(*cells)
-        return table
+        n = len(hand_cards(self.state.view(self.human)))
+        legend = self.keys.legend.get(self.lang) or self.keys.legend.get("en", "")
+        return Group(table, Text(legend.format(n=n), style="dim"))
 
     def _ask_human(self) -> int | None:
         choices = self._choices()
         if len(choices) == 1 and self._is_forced(choices[0][2]):
-            self.console.print(f"[dim]{self.text['your_move']}: {choices[0][2]} (only move)[/]")
+            only = self._t("only_move", move=choices[0][2])
+            self.console.print(f"[dim]{self._t('your_move')}: {escape(only)}[/]")
             return choices[0][1]
         by_key = {key.lower(): action for key, action, _ in choices}
         self._show_board()
         self.console.print(self._legal_table(choices))
         while True:
-            raw = self.input(f"{self.text['your_move']} [key or move, ? = hint, help]: ").strip()
+            raw = self.input(self._t("prompt")).strip()
             word = raw.lower()
             if not raw:
                 continue
@@ -172,8 +147,7 @@ class TerminalMatch:
             if word in ("quit", "exit", "q"):
                 return None
             if word in ("help", "h"):
-                template = HELP_RU if self.lang == "ru" else HELP_EN
-                self.console.print(template.format(example=choices[0][2]))
+                self.console.print(escape(self._t("help", example=choices[0][2])))
                 continue
             if word in ("moves", "legal"):
                 self.console.print(self._legal_table(choices))
@@ -187,19 +161,22 @@ class TerminalMatch:
                 continue
             if word in ("?", "hint"):
                 if self.hint is None:
-                    self.console.print("[yellow]No hint engine is available for this match.[/]")
+                    self.console.print(f"[yellow]{self._t('no_hint')}[/]")
                 else:
                     self.console.print(self.hint(self.state))
                 continue
-            if word.isdigit() or (word[:1].isalpha() and word[1:].isdigit()):
-                self.console.print(f"[red]{raw!r} is not one of the keys shown: "
-                                   f"{', '.join(k for k, _, _ in choices)}.[/]")
+            meant = self.keys.resolve(word, self.state.view(self.human))
+            if meant is None and any(ch.isdigit() for ch in word):
+                keys = ", ".join(k for k, _, _ in choices)
+                self.console.print(f"[red]{escape(self._t('not_a_key', raw=repr(raw), keys=keys))}[/]")
                 self.console.print(self._legal_table(choices))
                 continue
             try:
-                return self.state.parse_action(raw)
+                return self.state.parse_action(meant or raw)
             except IllegalAction as err:
                 reason = str(err) if err.refusal is None else render_refusal(err.refusal, self.lang)
+                if meant is not None:
+                    reason = f"{word} = {meant}: {reason}"
                 self.console.print(f"[red]{escape(reason)}[/]")
                 self.console.print(self._legal_table(choices))
 
@@ -215,95 +192,53 @@ class TerminalMatch:
 
     def _round_summary(self, view: dict[str, Any]) -> None:
         rounds = view["round_scores"]
-        table = Table(title=self.text["round_over"].format(n=len(rounds)))
-        labels = _score_labels(view, self.players, self.human)
-        table.add_column("Round")
+        table = Table(title=self._t("round_over", n=len(rounds)))
+        labels = _score_labels(view, self.players, self.human, self.lang)
+        table.add_column(self._t("round"))
         for label in labels:
             table.add_column(label, justify="right")
         for i, scores in enumerate(rounds, start=1):
             table.add_row(str(i), *[str(s) for s in scores])
-        table.add_row("Total", *[f"[bold]{s}[/]" for s in view["scores"]])
+        table.add_row(self._t("total"), *[f"[bold]{s}[/]" for s in view["scores"]])
         self.console.print(table)
 
     def _final(self) -> None:
         result = self.state.result()
         returns = result["returns"]
         mine = returns[self.human]
-        verdict = "You win!" if mine > 0 else "You lose." if mine < 0 else "A draw."
+        verdict = self._t("win" if mine > 0 else "lose" if mine < 0 else "draw")
         if self.state.game.name == "rank":
-            verdict = "You stay in Rank — you lose." if mine < 0 else "You are out of Rank — you did not lose!"
-            if self.lang == "ru":
-                verdict = "Вы остались в Ранге — проигрыш." if mine < 0 else "Вы вышли из Ранга — вы не проиграли!"
-        self.console.rule(self.text["final"])
-        self.console.print(f"[bold]{verdict}[/]  Final scores: {result.get('scores')}")
+            verdict = self._t("rank_lose" if mine < 0 else "rank_out")
+        scores = result.get("scores")
+        shown = ", ".join(map(str, scores)) if isinstance(scores, list) else str(scores)
+        self.console.rule(self._t("final"))
+        self.console.print(f"[bold]{verdict}[/]  {self._t('final_scores', scores=shown)}")
 
     def _save(self) -> None:
         if self.save_path is None or not self.state.history:
             return
         rec = records.record_of(self.state, players=self.players)
         path = records.save(self.save_path, rec)
-        self.console.print(self.text["saved"].format(path=path, game=self.state.game.name))
+        self.console.print(self._t("saved", path=path, game=self.state.game.name), soft_wrap=True, markup=False)
+
+    def _t(self, key: str, **params: Any) -> str:
+        """The terminal's message ``key`` in the player's language (:mod:`cardtable.i18n`)."""
+        return message(f"terminal.{key}", self.lang, **params)
 
 
-def _score_labels(view: dict[str, Any], players: Sequence[str], human: int) -> list[str]:
+def _score_labels(view: dict[str, Any], players: Sequence[str], human: int, lang: str = "en") -> list[str]:
     n = len(view["scores"])
     if n == len(players):
-        return ["You" if i == human else f"{players[i]} (seat {i})" for i in range(n)]
+        return [message("terminal.you", lang) if i == human else message("terminal.seat", lang, name=players[i], seat=i)
+                for i in range(n)]
     names = view.get("score_labels")
     if isinstance(names, list) and len(names) == n:
         return [str(x) for x in names]
-    return [f"side {i}" for i in range(n)]
-
-
-_COMMAND_LETTERS = frozenset("qh")
+    return [message("terminal.side", lang, n=i) for i in range(n)]
 
 
 def _key_order(key: str) -> tuple[int, str, int]:
+    """Bare numbers first, then prefixed numbers (``x1`` …), then named keys."""
     digits = key.lstrip("abcdefghijklmnopqrstuvwxyz")
     prefix = key[: len(key) - len(digits)]
     return (0 if not prefix else 1 if digits else 2, prefix, int(digits or 0))
-
-
-def quick_keys(hand: Sequence[str], moves: Sequence[str]) -> list[str]:
-    """Short keys for ``moves`` that follow the numbered hand display.
-
-    A move naming hand card *i* (1-based) gets key ``i`` for the first kind of
-    move (usually play) and the verb's initial plus ``i`` for others; moves
-    that name no hand card get letters.  Without a hand, moves are numbered.
-
-    >>> quick_keys(["Y7", "B2"], ["play Y7", "discard Y7", "discard B2", "draw deck"])
-    ['1', 'd1', 'd2', 'a']
-    >>> quick_keys([], ["play 7H", "draw"])
-    ['1', '2']
-    """
-    if not hand:
-        return [str(i + 1) for i in range(len(moves))]
-    first_index: dict[str, int] = {}
-    for i, name in enumerate(hand, start=1):
-        first_index.setdefault(name.upper(), i)
-    main_verb = None
-    keys: list[str] = []
-    used: set[str] = set()
-    letters = (c for c in "abcefgijklnoprstuvwxyz" if c not in _COMMAND_LETTERS)
-    pending: list[int] = []
-    for n, text in enumerate(moves):
-        words = text.split()
-        card = next((w.upper() for w in reversed(words) if w.upper() in first_index), None)
-        key = ""
-        if card is not None:
-            verb = words[0].lower() if len(words) > 1 else ""
-            if main_verb is None:
-                main_verb = verb
-            index = first_index[card]
-            key = str(index) if verb == main_verb else f"{verb[:1] or 'x'}{index}"
-        if not key or key in used:
-            pending.append(n)
-            keys.append("")
-            continue
-        used.add(key)
-        keys.append(key)
-    for n in pending:
-        key = next(c for c in letters if c not in {k[:1] for k in used if not k[:1].isdigit()})
-        used.add(key)
-        keys[n] = key
-    return keys

@@ -20,6 +20,8 @@ from rich.text import Text
 
 from cardtable.cards import FRENCH_PRETTY, parse_french
 from cardtable.games.rank import playable
+from cardtable.console.keys import KeyScheme
+from cardtable.i18n import message
 from cardtable.protocol import Event
 
 SUIT_STYLES = ("bold", "bold red", "bold red", "bold")
@@ -169,15 +171,8 @@ def _say(t: dict[str, str], key: str, *, you: bool = False, by_you: bool = False
 
 
 def _n_cards(n: int, lang: str) -> str:
-    if lang != "ru":
-        return f"{n} card" + ("" if n == 1 else "s")
-    if n % 10 == 1 and n % 100 != 11:
-        word = "карту"
-    elif n % 10 in (2, 3, 4) and not 12 <= n % 100 <= 14:
-        word = "карты"
-    else:
-        word = "карт"
-    return f"{n} {word}"
+    """``3 cards`` / ``3 карты``: a count of cards in the accusative with its plural form."""
+    return message("terminal.cards", lang, n=n)
 
 
 def _t(lang: str) -> dict[str, str]:
@@ -351,3 +346,14 @@ def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
     if isinstance(cur, int) and cur >= 0 and cur != event.player:
         lines.append(_say(t, "turn", you=cur == me, who=_who(cur, me, lang), who_lc=_who(cur, me, lang, lower=True)))
     return "; ".join(lines)
+
+
+KEYS = KeyScheme(
+    numbered={"play": ("", "hand")},
+    named={"draw": "d", "pass": "p"},
+    legend={
+        "en": "Keys: 1–{n} play that card · d draw from the stock · p pass",
+        "ru": "Клавиши: 1–{n} — положить эту карту · d — взять из колоды · p — пас",
+    },
+)
+"""The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that card."""

@@ -1,6 +1,6 @@
 """Lost Cities (Reiner Knizia, Kosmos 1999) for two players: the rules core.
 
-The rulings are LC-1 … LC-8 of ``docs/rules/lost-cities.md``; every refusal
+The rulings are LC-1 … LC-8 of ``src/cardtable/rules/lost-cities.md``; every refusal
 cites one.  A :class:`LostCitiesState` is a whole match of ``rounds`` rounds.
 
 Cards
@@ -1071,3 +1071,21 @@ class LostCitiesState(State):
     def known_set(self, seat: int) -> int:
         """The card set of the cards ``seat`` took from discard piles and still holds (LC-8)."""
         return self._known[seat]
+
+    def discard_pile(self, colour: int) -> tuple[int, ...]:
+        """The kinds on ``colour``'s discard pile, bottom to top (public, LC-8)."""
+        return tuple(_pile_kinds(self._piles[colour]))
+
+    def draw_pile(self) -> tuple[int, ...]:
+        """The draw pile's kinds, top first (true state: hidden from both seats, LC-8)."""
+        return self._draw[self._ptr:]
+
+    @property
+    def turns_without_deck_draw(self) -> int:
+        """Turns in a row without a draw-pile card (the LC-5 safeguard counts to 100)."""
+        return self._stall
+
+    @property
+    def round_starter(self) -> int:
+        """The seat that started the current round (LC-7)."""
+        return self._rr[1]

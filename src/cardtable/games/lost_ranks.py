@@ -1,6 +1,6 @@
 """Lost Ranks: a trick-taking rescue mission for 4 players (2 vs 2) or 2 ("Command of Two").
 
-The rulings are ``docs/rules/lost-ranks.md`` (LR-1 … LR-20, LR-19a); every refusal
+The rulings are ``src/cardtable/rules/lost-ranks.md`` (LR-1 … LR-20, LR-19a); every refusal
 cites one.  Cards are :mod:`cardtable.cards` French cards (``suit * 13 + rank``, the
 joker 52 is the **Spy**), written ``AS``, ``10H``, ``JK``.
 

@@ -1,6 +1,6 @@
 """Ранг (Rank): a Russian shedding game for 2–10 players (rulings RG-1 … RG-9).
 
-The rulings live in ``docs/rules/rank.md``; every refusal cites one.  In short:
+The rulings live in ``src/cardtable/rules/rank.md``; every refusal cites one.  In short:
 play on the top card a card one rank away (circular, ``A`` touches ``2`` and ``K``),
 else one of the same rank, else an Ace or King, else a joker (anything goes on a
 joker); keep playing while you can; draw one card when stuck; the player left

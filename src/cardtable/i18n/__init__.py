@@ -24,9 +24,15 @@ The template format (:func:`cardtable.protocol.render_refusal`):
 * the ruling id is not part of a template: it is appended as ``" (LC-3)"``
   (and linked to the rules page in the browser).
 
-No refusal states a count, so the format has no plural forms.  Every key of every
-game has a template in every language with the same placeholder names
+No refusal states a count, so the refusal format has no plural forms.  Every key of
+every game has a template in every language with the same placeholder names
 (``tests/test_i18n.py``).
+
+The texts the front ends share beyond refusals — the terminal's prompts, results and
+counted phrases — are the ``"messages"`` table of each language's JSON file
+(``en.json``, ``ru.json``), ICU-style messages with CLDR plural forms
+(:mod:`cardtable.i18n.messages`); :func:`catalog` includes them, so the browser gets
+them from ``GET /api/i18n`` too.
 
 >>> from cardtable.protocol import Refusal
 >>> from cardtable.games.lost_ranks import REFUSALS
@@ -44,8 +50,12 @@ import json
 from collections.abc import Mapping
 from typing import Any, Final
 
+from cardtable.i18n.messages import format_message, message, messages, plural_category
 from cardtable.protocol import JSON, PROTOCOL_REFUSALS, Refusal, render_refusal
 from cardtable.registry import game_class, game_names
+
+__all__ = ["LANGUAGES", "catalog", "format_message", "message", "messages", "plural_category", "render",
+           "render_reason"]
 
 LANGUAGES: Final = ("en", "ru")
 """The languages every refusal has a template in; English first (the fallback)."""
@@ -53,7 +63,8 @@ LANGUAGES: Final = ("en", "ru")
 
 @functools.cache
 def catalog(lang: str) -> dict[str, Any]:
-    """``{"terms": …, "refusals": {key: template}}`` of ``lang`` (what the browser gets).
+    """``{"terms": …, "refusals": {key: template}, "messages": {key: message}}`` of
+    ``lang`` (what the browser gets).
 
     An unknown language is a ``ValueError`` naming the known ones.
     """
@@ -63,10 +74,10 @@ def catalog(lang: str) -> dict[str, Any]:
         refusals = PROTOCOL_REFUSALS.templates()
         for name in game_names():
             refusals.update(game_class(name).refusals.templates())
-        return {"terms": {}, "refusals": refusals}
+        return {"terms": {}, "refusals": refusals, "messages": messages("en")}
     text = importlib.resources.files(__name__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
-    return {"terms": data["terms"], "refusals": data["refusals"]}
+    return {"terms": data["terms"], "refusals": data["refusals"], "messages": messages(lang)}
 
 
 def render(refusal: Refusal, lang: str) -> str:

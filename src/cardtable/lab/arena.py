@@ -45,19 +45,22 @@ parse_entry = parse_agent_spec
 @with_game_options
 def arena_command(
     game_name: str = game_argument(),
-    agents: str = typer.Option(..., "--agents", "-a",
+    agents: str = typer.Option(..., "--agents", "-a", metavar="AGENTS",
                                help="Comma-separated agent entries, e.g. hard,heuristic or 'ismcts:iterations=500,heuristic'."),
-    games: int = typer.Option(20, "--games", "-n", min=1, help="Number of matches."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (worker processes)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the first match (match i uses seed+i)."),
-    json_out: Optional[Path] = typer.Option(None, "--json", help="Where to save the results (default arena-results/<game>-<time>.json)."),
+    games: int = typer.Option(20, "--games", "-n", min=1, metavar="N", help="Number of matches."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Matches played at a time (worker processes)."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed of the first match (match i uses seed+i)."),
+    json_out: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Where to save the results (default: a new file in ./arena-results/)."),
     game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
 ) -> None:
-    """Play agents against each other with seats rotated; print win (and loss) rates with
-    95 % intervals, mean scores and decision times; save the results as JSON."""
+    """Play agents against each other and save the results as JSON.
+
+    Seats rotate between matches; prints win and loss rates with 95 % intervals, mean
+    scores and decision times.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-    from cardtable.cli import build_game, check_entries, console, err_console, fail, summary_tables
+    from cardtable.cli import build_game, check_entries, console, err_console, fail, print_path, summary_tables
 
     game = build_game(game_name, game_options)
     entries = check_entries(agents, game)
@@ -79,11 +82,11 @@ def arena_command(
     data["wall_seconds"] = round(time.time() - started, 1)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    console.print(f"Results written to {path}")
+    print_path("Results written to", path)
 
 
 def main() -> None:  # pragma: no cover - ``python -m cardtable.lab.arena``
-    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    app = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
     app.command()(arena_command)
     app()
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cardtable.agents import Observation, check_agent_spec, make_agent
+from cardtable.lab.measures import count_event_kinds, measures_of
 from cardtable.lab.stats import mean, time_summary, wilson_interval
 from cardtable.protocol import Game
 from cardtable.registry import load_game
@@ -37,6 +39,10 @@ class MatchOutcome:
     actions: int
     decision_seconds: list[list[float]]
     """Every decision's time per seat (decisions with more than one legal move)."""
+    events: dict[str, int] = field(default_factory=dict)
+    """Typed event details counted by kind (:func:`cardtable.lab.measures.count_event_kinds`)."""
+    measures: dict[str, float] = field(default_factory=dict)
+    """The game's derived measures (:data:`cardtable.lab.measures.GAME_MEASURES`)."""
 
     @property
     def think_seconds(self) -> list[float]:
@@ -54,13 +60,16 @@ def seating_for(match_index: int, num_players: int, num_entries: int) -> list[in
     return [(s + match_index) % num_entries for s in range(num_players)]
 
 
-def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: int = 0) -> MatchOutcome:
-    """Play one match; the agent in seat ``s`` is seeded with ``seed * 1000 + s``."""
-    seating = seating_for(match_index, game.num_players, len(entries))
+def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: int = 0,
+               seating: Sequence[int] | None = None) -> MatchOutcome:
+    """Play one match; the agent in seat ``s`` is seeded with ``seed * 1000 + s``.
+    ``seating`` (entry per seat) defaults to the rotation :func:`seating_for`."""
+    seating = list(seating) if seating is not None else seating_for(match_index, game.num_players, len(entries))
     agents = [make_agent(entries[e], game, seed=seed * 1000 + s) for s, e in enumerate(seating)]
     state = game.new_state(seed=seed)
     times: list[list[float]] = [[] for _ in range(game.num_players)]
     clock = time.perf_counter
+    kinds: Counter[str] = Counter()
     try:
         while not state.is_terminal():
             seat = state.current_player()
@@ -71,14 +80,15 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
                 start = clock()
                 action = agents[seat].act(Observation(game, seat, state.view(seat), tuple(legal), state))
                 times[seat].append(clock() - start)
-            state.apply_action(action)
+            kinds.update(count_event_kinds([state.apply_action(action)]))
     finally:
         for agent in agents:
             close = getattr(agent, "close", None)
             if callable(close):
                 close()
     scores = list(state.result().get("scores", []))
-    return MatchOutcome(seed, seating, list(state.returns()), scores, len(state.history), times)
+    return MatchOutcome(seed, seating, list(state.returns()), scores, len(state.history), times,
+                        dict(kinds), measures_of(state))
 
 
 @dataclass

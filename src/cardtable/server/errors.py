@@ -46,7 +46,8 @@ def error_body(err: ProtocolError) -> dict[str, JSON]:
     """The HTTP body of a refusal."""
     body: dict[str, JSON] = {"type": "error", "code": err.code, "message": err.message}
     if err.refusal is not None:
-        body["rule"] = err.refusal.rule
+        if err.refusal.rule is not None:
+            body["rule"] = err.refusal.rule
         body["reason"] = reason_body(err.refusal)
     return body
 

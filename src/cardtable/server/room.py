@@ -358,7 +358,8 @@ class Room:
             "message": self.redact_for(key, err.message),
         }
         if err.refusal is not None:
-            msg["rule"] = err.refusal.rule
+            if err.refusal.rule is not None:
+                msg["rule"] = err.refusal.rule
             msg["reason"] = redact_json(reason_body(err.refusal), self.cards, (self.view(key)[1],))
         if req_id is not None:
             msg["id"] = req_id

@@ -7,6 +7,10 @@
   token travels in the URL fragment, so the server never sees it here);
 * ``/replay/{match_id}`` — the replay of a match from a seat's point of view
   (``?seat=N``; the token comes from this browser's storage) or the public one;
+* ``/rules`` and ``/rules/{game}`` — the rules of the games (:mod:`cardtable.web.rules_page`),
+  in English or Russian (``?lang=ru``; without it the browser's ``Accept-Language``);
+  an unknown game or language is a 404 or 400: an HTML page for a browser (``Accept:
+  text/html``), the documented JSON error (``not_found``, ``bad_request``) otherwise;
 * ``/static/…`` — the files of ``cardtable/web/static`` (ES modules, no build step).
 
 The pages speak the protocol of ``docs/server-protocol.md`` (``/api/…`` and
@@ -17,10 +21,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import Scope
+
+from cardtable.rules import LANGUAGES, UnknownRules, check_language, check_rules
+from cardtable.server.errors import ProtocolError
+from cardtable.web.rules_page import missing_rules_page, preferred_language, rules_index_page, rules_page
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The UI's files (shipped as package data)."""
@@ -52,6 +60,22 @@ def _page() -> FileResponse:
     return FileResponse(STATIC_DIR / "index.html", media_type="text/html", headers=_PAGE_HEADERS)
 
 
+def _rules_response(request: Request, game: str | None, lang: str | None) -> HTMLResponse:
+    """The rules page of ``game`` (None: the index) in the language asked for."""
+    chosen = preferred_language(lang, request.headers.get("accept-language"))
+    try:
+        check_language(chosen)
+        if game is not None:
+            check_rules(game, chosen)
+    except UnknownRules as err:
+        status = 404 if chosen in LANGUAGES else 400
+        if "text/html" in request.headers.get("accept", ""):
+            return HTMLResponse(missing_rules_page(str(err), chosen), status_code=status, headers=_PAGE_HEADERS)
+        raise ProtocolError("not_found" if status == 404 else "bad_request", str(err), status=status) from None
+    text = rules_index_page(chosen) if game is None else rules_page(game, chosen)
+    return HTMLResponse(text, headers=_PAGE_HEADERS)
+
+
 def mount(app: FastAPI) -> None:
     """Serve the browser UI from ``app``: the lobby at ``/``, tables at
     ``/play/{match_id}`` and the static files under ``/static``.  Calling it
@@ -72,6 +96,14 @@ def mount(app: FastAPI) -> None:
     @app.get("/replay/{match_id}", include_in_schema=False)
     async def replay_page(match_id: str) -> FileResponse:
         return _page()
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index(request: Request, lang: str | None = None) -> HTMLResponse:
+        return _rules_response(request, None, lang)
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_of_game(request: Request, game: str, lang: str | None = None) -> HTMLResponse:
+        return _rules_response(request, game, lang)
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> FileResponse:

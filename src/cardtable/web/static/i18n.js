@@ -8,7 +8,7 @@ export const LANGS = ["en", "ru"];
 
 const EN = {
   // chrome
-  lobby: "Lobby", loading: "Loading…", connecting: "Connecting to the table…",
+  lobby: "Lobby", rules: "Rules", rules_of: "Rules of {game}", loading: "Loading…", connecting: "Connecting to the table…",
   server_unreachable: "The server cannot be reached ({why}).",
   conn_connecting: "connecting…", conn_open: "online", conn_closed: "reconnecting…", conn_fatal: "disconnected",
   you: "You", you_lc: "you", player: "Player", ai: "AI", online: "online", offline: "offline",
@@ -179,7 +179,7 @@ const EN = {
 };
 
 const RU = {
-  lobby: "Лобби", loading: "Загрузка…", connecting: "Подключаемся к столу…",
+  lobby: "Лобби", rules: "Правила", rules_of: "Правила: {game}", loading: "Загрузка…", connecting: "Подключаемся к столу…",
   server_unreachable: "Сервер недоступен ({why}).",
   conn_connecting: "подключение…", conn_open: "в сети", conn_closed: "переподключение…", conn_fatal: "отключено",
   you: "Вы", you_lc: "вы", player: "Игрок", ai: "ИИ", online: "в сети", offline: "не в сети",
@@ -487,9 +487,14 @@ export function refusalText(reason) {
   });
 }
 
-/** The address of a ruling on the rules page: /rules/lost-ranks#lr-7. */
+/** The rules page of a game in the page's language: /rules/lost-ranks?lang=en. */
+export function rulesHref(game) {
+  return `/rules/${game}?lang=${lang}`;
+}
+
+/** The address of a ruling on the rules page: /rules/lost-ranks?lang=en#lr-7. */
 export function ruleHref(game, rule) {
-  return `/rules/${game}#${rule.toLowerCase()}`;
+  return `${rulesHref(game)}#${rule.toLowerCase()}`;
 }
 
 /** A refusal as one line of text with its ruling id (for tooltips), or `fallback`. */

@@ -5,7 +5,7 @@
 import {
   h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
 } from "./util.js";
-import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang } from "./i18n.js";
+import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -191,13 +191,15 @@ export class LobbyPage {
     const tiles = h("div.game-tiles", { role: "radiogroup", "aria-label": t("game") });
     for (const g of this.games) {
       const { min_players: lo, max_players: hi } = g.description;
-      tiles.append(h("button.game-tile", {
+      tiles.append(h("div.game-tile-cell", null, h("button.game-tile", {
         type: "button", role: "radio", "aria-checked": String(g.name === this.form.game), "data-game": g.name,
         class: g.name === this.form.game ? "active" : "",
         onclick: () => { this.selectGame(g.name); this.render(); },
       }, h("span.tile-title", null, gameTitle(g.name)),
       h("span.tile-sub", null, lo === hi ? t("n_players", { n: lo }) : t("players_range", { lo, hi })),
-      h("span.tile-desc", null, local(g.description.summary))));
+      h("span.tile-desc", null, local(g.description.summary))),
+      h("a.tile-rules", { href: rulesHref(g.name), "data-game": g.name, title: t("rules_of", { game: gameTitle(g.name) }) },
+        t("rules"))));
     }
     panel.append(tiles);
     panel.append(this.optionsFields());

@@ -5,7 +5,7 @@ import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
   keepingFocus,
 } from "./util.js";
-import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle } from "./i18n.js";
+import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
@@ -354,9 +354,11 @@ export class TablePage {
   }
 
   // --- rendering ---------------------------------------------------------------
+  /** Redraw the page; a field being typed in (the join form's name) keeps its text,
+   * caret and focus, whatever arrives meanwhile (the refusal catalog, a message). */
   render() {
     const scrolled = window.scrollY;
-    keepingFocus(() => this.build());
+    keepingFocus(() => this.draw());
     if (this.modalFresh) {
       this.modalFresh = false;
       const first = this.root.querySelector(".modal select, .modal button, .modal a");
@@ -368,7 +370,7 @@ export class TablePage {
     this.turnToFit = false;
   }
 
-  build() {
+  draw() {
     const root = clear(this.root);
     const game = this.match && GAMES[this.match.game];
     root.className = `page table-page${game ? ` game-${this.match.game}` : ""}`;
@@ -396,6 +398,8 @@ export class TablePage {
     this.keys = ctx.keys;
     root.append(topbar([
       h("h1.page-title", null, gameTitle(this.match.game)),
+      h("a.rules-link", { href: rulesHref(this.match.game), target: "_blank", rel: "noopener",
+        title: t("rules_of", { game: gameTitle(this.match.game) }) }, t("rules")),
       h("div.scoreline", null, game.scoreline(ctx)),
       this.connBadge(),
     ]));

@@ -1,0 +1,132 @@
+"""Play-out speed of the compiled kernels on one core, next to the Python engine and
+OpenSpiel's C++ ``crazy_eights`` (through pyspiel), measured in the same run.
+
+Run::
+
+    python benchmarks/kernels.py                 # ~3 s per measurement
+    python benchmarks/kernels.py --clock cpu     # CPU time: for a machine shared with other jobs
+
+Prints, per Lost Cities variant, random and heuristic play-outs in actions/s (an action
+is one player decision, as in ``benchmarks/playouts.py``) with their ratios to the
+Python engine doing the same (random moves through the protocol; the heuristic's
+:func:`~cardtable.agents.lost_cities.policy_action` on the state) and to OpenSpiel,
+then the cost of exporting an engine state to the kernel and the first-call cost: a fresh process compiling into an empty numba cache, and
+one loading that cache from disk (``cache=True``).  The targets of issue #16: random
+play-outs at least 20 M actions/s for Lost Cities, heuristic ones at least 2 M.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+
+from playouts import CLOCKS, cardtable_runner, measure, openspiel_runner
+
+from cardtable.agents.lost_cities import policy_action
+from cardtable.games.lost_cities import LostCities
+from cardtable.kernels import play_many
+
+VARIANTS: list[tuple[str, dict[str, int]]] = [("Lost Cities (5 colours)", {}), ("Lost Cities (6 colours)", {"colors": 6})]
+TARGETS = {"random": 20e6, "heuristic": 2e6}
+FIRST_CALL = (
+    "import time; t = time.perf_counter(); "
+    "from cardtable.games.lost_cities import LostCities; from cardtable.kernels import play_many; "
+    "play_many(LostCities(), 'heuristic', 1, 0); play_many(LostCities(colors=6), 'random', 1, 0); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def python_heuristic_runner(options: dict[str, int]) -> Callable[[int], int]:
+    """Whole matches of the Python heuristic (``steady`` for both seats) on the state."""
+    game = LostCities(**options)
+
+    def run(seed: int) -> int:
+        state = game.new_state(seed=seed)
+        n = 0
+        while not state.is_terminal():
+            state.apply_action(policy_action(state))
+            n += 1
+        return n
+
+    return run
+
+
+def kernel_rate(options: dict[str, int], policy: str, seconds: float, clock: Callable[[], float]) -> float:
+    """Kernel actions per second over batches of matches for about ``seconds``."""
+    game = LostCities(**options)
+    play_many(game, policy, 1, 0)  # compiled (or loaded from the cache) before timing
+    batch = 2000 if policy == "random" else 200
+    actions, seed = 0, 1
+    start = clock()
+    while clock() - start < seconds:
+        actions += int(play_many(game, policy, batch, seed).actions.sum())
+        seed += 1
+    return actions / (clock() - start)
+
+
+def export_microseconds(clock: Callable[[], float]) -> float:
+    """Microseconds per :func:`cardtable.kernels.lost_cities.export` of mid-round states."""
+    from cardtable.kernels.lost_cities import export
+
+    game = LostCities()
+    states = []
+    for seed in range(50):
+        state = game.new_state(seed=seed)
+        for _ in range(40):
+            state.apply_action(policy_action(state))
+        states.append(state)
+    start = clock()
+    for _ in range(40):
+        for state in states:
+            export(state)
+    return 1e6 * (clock() - start) / (40 * len(states))
+
+
+def first_call_seconds(cache_dir: str) -> float:
+    """Seconds from import to the end of the first heuristic and random matches in a new
+    process whose numba cache is ``cache_dir``."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    out = subprocess.run([sys.executable, "-c", FIRST_CALL], env=env, check=True, capture_output=True, text=True)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall", help="wall (default) or cpu")
+    args = parser.parse_args()
+    clock = CLOCKS[args.clock]
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}, {args.clock} clock")
+    spiel = openspiel_runner("crazy_eights")
+    spiel_rate = measure(spiel, args.seconds, clock)[0] if spiel else None
+    print(f"{'OpenSpiel crazy_eights (C++ via pyspiel)':42s} "
+          + (f"{spiel_rate:13,.0f} actions/s" if spiel_rate else "not installed (pip install 'cardtable[bench]')"))
+    print(f"\n{'kernel':42s} {'actions/s':>13s} {'target':>7s} {'vs Python':>10s} {'vs OpenSpiel':>13s}")
+    for label, options in VARIANTS:
+        python_rates = {
+            "random": measure(cardtable_runner("lost-cities", options), args.seconds, clock)[0],
+            "heuristic": measure(python_heuristic_runner(options), args.seconds, clock)[0],
+        }
+        for policy in ("random", "heuristic"):
+            rate = kernel_rate(options, policy, args.seconds, clock)
+            ok = "ok" if rate >= TARGETS[policy] else "MISS"
+            versus = f"{rate / spiel_rate:12.1f}x" if spiel_rate else f"{'-':>13s}"
+            print(f"{label + ', ' + policy:42s} {rate:13,.0f} {ok:>7s} {rate / python_rates[policy]:9.1f}x {versus}"
+                  f"   (Python engine {python_rates[policy]:,.0f})")
+    print(f"\nstate export (engine state -> match vector, for the search's play-outs): "
+          f"{export_microseconds(clock):.1f} µs")
+    with tempfile.TemporaryDirectory() as cache:
+        cold = first_call_seconds(cache)
+        warm = first_call_seconds(cache)
+    print(f"first call (import + one match of each policy): {cold:.1f} s compiling into an empty cache, "
+          f"{warm:.2f} s loading it from disk")
+
+
+if __name__ == "__main__":
+    main()

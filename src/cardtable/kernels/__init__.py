@@ -1,0 +1,80 @@
+"""Compiled play-out kernels (the optional extra ``fast``: numba and numpy).
+
+The pure-Python engines in :mod:`cardtable.games` stay the reference and the default;
+a kernel plays whole matches inside one compiled call, with the same rules, for the
+lab's batches and the search's play-outs.  Each kernel is verified against its engine
+(``tests/test_kernels.py``): the same legal moves at every step, the same results for
+the same moves, and its compiled heuristic choosing what the Python heuristic chooses.
+
+    >>> from cardtable.kernels import available
+    >>> isinstance(available(), bool)
+    True
+
+Kernels so far: Lost Cities (:mod:`cardtable.kernels.lost_cities`).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from cardtable.games.lost_cities import LostCities
+from cardtable.protocol import Game
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+POLICIES = ("random", "heuristic")
+"""What a kernel's seats can play: uniformly random legal moves, or the game's heuristic."""
+
+
+def available() -> bool:
+    """Are the kernels installed (numba and numpy importable)?"""
+    return all(importlib.util.find_spec(name) is not None for name in ("numba", "numpy"))
+
+
+@dataclass(frozen=True)
+class PlayOuts:
+    """The results of a batch of kernel matches (or play-outs), one row per match.
+
+    ``scores[i]``: the seats' match totals; ``round_scores[i, r]``: round ``r``'s points
+    per seat (zeros for rounds not played here); ``actions[i]``: actions applied;
+    ``events[i, seat, e]``: how often ``seat`` made event ``event_names[e]``."""
+
+    scores: npt.NDArray[np.int64]
+    round_scores: npt.NDArray[np.int64]
+    actions: npt.NDArray[np.int64]
+    events: npt.NDArray[np.int64]
+    event_names: tuple[str, ...]
+
+    @property
+    def winners(self) -> npt.NDArray[np.int64]:
+        """Per match the winning seat, -1 for a draw."""
+        import numpy as np
+
+        diff = self.scores[:, 0] - self.scores[:, 1]
+        return np.where(diff > 0, 0, np.where(diff < 0, 1, -1))
+
+
+def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
+              styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
+    """``n`` whole matches of ``game`` (its options as configured) dealt from ``seed``,
+    each seat playing ``policy`` (one name of :data:`POLICIES`, or one per seat);
+    ``styles``: the heuristic seats' named styles.
+
+    Raises :class:`ImportError` without numba and :class:`ValueError` for a game that
+    has no kernel yet or a policy it does not know."""
+    policies = (policy, policy) if isinstance(policy, str) else tuple(policy)
+    for p in policies:
+        if p not in POLICIES:
+            raise ValueError(f"unknown kernel policy {p!r}; choose from: {', '.join(POLICIES)}")
+    if n < 0:
+        raise ValueError(f"the number of matches must be at least 0, not {n}")
+    if isinstance(game, LostCities):
+        from cardtable.kernels import lost_cities
+
+        return lost_cities.play_many(game, policies, n, seed, styles=styles)
+    raise ValueError(f"no compiled kernel for {game.name} yet (kernels: lost-cities)")

@@ -1,0 +1,46 @@
+"""numba, seen from the kernels: typed ``njit`` and the compilation of shared Python functions.
+
+The kernels compile with ``cache=True``: the machine code is written next to the
+module (``__pycache__``) or, where that is read-only, to numba's user-wide cache
+(``NUMBA_CACHE_DIR`` when set), so only the first call on a machine pays the
+compilation.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+
+try:
+    import numba  # type: ignore[import-untyped,import-not-found,unused-ignore]
+except ImportError as error:  # pragma: no cover - the kernels are an optional extra
+    raise ImportError("the compiled kernels need numba: pip install 'cardtable[fast]'") from error
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def njit(function: F) -> F:
+    """``numba.njit(cache=True)``, keeping the function's type for mypy."""
+    return cast(F, numba.njit(cache=True)(function))
+
+
+def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Iterable[str]) -> dict[str, Any]:
+    """Compiled twins of the plain functions ``names`` of ``module``, which stays as it is.
+
+    The twins share one copy of the module's globals in which the functions are
+    replaced by their compiled versions (so that they call each other compiled) and the
+    lookup tables ``tables`` (tuples of ints) by int64 arrays; numba freezes both at
+    compile time.  Returns that namespace: ``compiled["plan"]`` and so on."""
+    namespace = dict(vars(module))
+    for name in tables:
+        namespace[name] = np.asarray(namespace[name], dtype=np.int64)
+    for name in names:
+        source = namespace[name]
+        twin = types.FunctionType(source.__code__, namespace, source.__name__, source.__defaults__)
+        twin.__qualname__ = source.__qualname__
+        twin.__module__ = source.__module__
+        namespace[name] = njit(twin)
+    return namespace

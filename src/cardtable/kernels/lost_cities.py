@@ -1,0 +1,413 @@
+"""The Lost Cities kernel: whole matches (LC-1 … LC-7) compiled with numba.
+
+A match lives in one int64 vector (:data:`SIZE` slots, offsets below); a colour's
+hand, expedition or known cards is a 16-bit field of the engine's card-set layout
+(:mod:`cardtable.games.lost_cities`: bit ``v`` value index ``v``, bits 14..15 the
+wagers), the action ids are the engine's.  Rounds are dealt by the engine's rule
+(LC-2: ``deck[0], deck[2], …`` to seat 0, ``deck[1], …`` to seat 1, the draw pile from
+``deck[16]``) from explicit decks or, past them, from numba's random generator seeded
+with the batch's seed — the kernel does not reproduce Python's ``random`` stream, so
+to replay an engine deal pass its decks in (:func:`new_match`).
+
+The heuristic seats run the decision code of
+:mod:`cardtable.agents.lost_cities_decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
+the same functions the Python bot and the search run.
+
+Entries: :func:`play_many` (the lab's batches), :func:`export` and :func:`play_outs`
+(the search: play-outs from a determinised state), :func:`new_match`,
+:func:`legal_actions`, :func:`apply_action` and :func:`heuristic_action` (step by
+step, for the verification against the engine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.agents import lost_cities_decisions as decisions
+from cardtable.agents.lost_cities import STYLES, LostCitiesStyle
+from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
+from cardtable.kernels import PlayOuts
+from cardtable.kernels.jit import compile_shared, njit
+
+Vector = npt.NDArray[np.int64]
+
+CUR, PHASE, BAN, STALL, PTR, ROUND, STARTER, TOTALS, COLORS, ROUNDS, ACTIONS = 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11
+"""Scalar slots: seat to move (-1 over), phase (0 play, 1 draw), colour discarded onto
+this turn (-1 none), turns without a draw-pile card, next draw-pile index, round index,
+round starter, match totals (two slots), colours, rounds, actions applied."""
+HAND, EXP, KNOWN = 16, 28, 40
+"""Per seat and colour ``slot + 6 * seat + colour``: hand, expeditions, cards taken from piles."""
+PILE_N, PILES, DECK = 52, 58, 130
+"""Discard pile sizes (per colour), the piles (``PILES + 12 * colour + i``, bottom first),
+the round's deck (``DECK + i``; the draw pile is ``DECK + PTR …``)."""
+SIZE: Final = 202
+
+EVENTS: Final = ("play", "wager", "discard", "draw deck", "draw pile")
+"""The events counted per seat: cards placed (wagers also counted apart), discards, draws."""
+PLAY_EV, WAGER_EV, DISCARD_EV, DECK_EV, PILE_EV = range(5)
+STYLE_FIELDS: Final = ("start_margin", "extra_margin", "wager_min_numbers", "future_share", "conservative",
+                       "deck_value", "denial", "tempo_weight")
+"""A style as a float vector, in this order."""
+
+SCORE: Final = np.array([score_cards([0] * (i >> 9) + [v + 1 for v in range(9) if i >> v & 1])
+                         for i in range(4 << 9)], dtype=np.int64)
+"""LC-6 score indexed by ``wagers << 9 | number bits`` (bit i: number i + 2), from the engine."""
+
+_shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_numbers", "play_options",
+                                     "play_choice", "draw_options", "pending_cards", "draw_choice"),
+                         decisions.TABLES)
+FIRST, HIGH = _shared["FIRST"], _shared["HIGH"]
+PLAYABLE: Final = np.array([0x3FF if t <= 1 else 0x3FF & ~((1 << t) - 1) for t in range(16)], dtype=np.int64)
+"""The value indices that may go on an expedition in state ``t`` (LC-3)."""
+colour_facts = _shared["colour_facts"]
+seat_numbers = _shared["seat_numbers"]
+play_choice = _shared["play_choice"]
+draw_choice = _shared["draw_choice"]
+
+
+def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:
+    """A style's settings as a float vector (:data:`STYLE_FIELDS`)."""
+    return np.array([float(getattr(style, name)) for name in STYLE_FIELDS])
+
+
+# --- cards -------------------------------------------------------------------------------
+
+
+@njit
+def _field_add(field: int, v: int) -> int:
+    return field | (1 << v) if v else (field + (1 << 14)) | 1
+
+
+@njit
+def _field_remove(field: int, v: int) -> int:
+    if v:
+        return field ^ (1 << v)
+    field -= 1 << 14
+    return field if field >> 14 else field & ~1
+
+
+@njit
+def _field_size(field: int) -> int:
+    n = field >> 14
+    for v in range(1, 10):
+        n += field >> v & 1
+    return n
+
+
+@njit
+def _top_state(expedition: int) -> int:
+    """The state ``t`` of an expedition field: 0 empty, 1 wagers only, ``v + 1`` top value ``v``."""
+    numbers = expedition & 0x3FE
+    if numbers:
+        top: int = HIGH[numbers] + 1
+        return top
+    return 1 if expedition else 0
+
+
+# --- rounds ------------------------------------------------------------------------------
+
+
+@njit
+def _deal(s: Vector, deck: Vector) -> None:
+    """LC-2: 8 cards each, alternately from seat 0; the rest is the draw pile."""
+    C = s[COLORS]
+    for i in range(12 * C):
+        s[DECK + i] = deck[i]
+    for i in range(HAND, DECK):
+        s[i] = 0
+    for i in range(2 * HAND_SIZE):
+        k = deck[i]
+        slot = HAND + 6 * (i & 1) + k // 10
+        s[slot] = _field_add(s[slot], k % 10)
+    s[PTR] = 2 * HAND_SIZE
+    s[STALL] = 0
+    s[CUR] = s[STARTER]
+    s[PHASE] = 0
+    s[BAN] = -1
+
+
+@njit
+def _deck_of(s: Vector, decks: Vector, index: int) -> Vector:
+    """Round ``index``'s deck: ``decks[index]`` if given, else a shuffled full deck."""
+    if index < decks.shape[0]:
+        given: Vector = decks[index]
+        return given
+    C = s[COLORS]
+    deck = np.empty(12 * C, dtype=np.int64)
+    for c in range(C):
+        for i in range(12):
+            deck[12 * c + i] = 10 * c + (i - 2 if i > 2 else 0)
+    np.random.shuffle(deck)
+    return deck
+
+
+@njit
+def _end_round(s: Vector, decks: Vector, round_scores: Vector) -> None:
+    """LC-5/6/7: score the round, then deal the next one (the leader starts, on a tie
+    the other seat) or end the match."""
+    C, r = s[COLORS], s[ROUND]
+    for seat in range(2):
+        points = 0
+        for c in range(C):
+            e = s[EXP + 6 * seat + c]
+            points += SCORE[(e >> 14) << 9 | (e >> 1) & 511]
+        s[TOTALS + seat] += points
+        if r < round_scores.shape[0]:
+            round_scores[r, seat] = points
+    if r + 1 >= s[ROUNDS]:
+        s[CUR] = -1
+        return
+    a, b = s[TOTALS], s[TOTALS + 1]
+    s[STARTER] = 0 if a > b else 1 if b > a else 1 - s[STARTER]
+    s[ROUND] = r + 1
+    _deal(s, _deck_of(s, decks, r + 1))
+
+
+@njit
+def new_match(colors: int, rounds: int, decks: Vector, starter: int) -> Vector:
+    """A match vector dealt from ``decks[0]`` (or a shuffled deck) with ``starter`` to move."""
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[COLORS], s[ROUNDS], s[STARTER] = colors, rounds, starter
+    _deal(s, _deck_of(s, decks, 0))
+    return s
+
+
+# --- moves -------------------------------------------------------------------------------
+
+
+@njit
+def _legal(s: Vector, out: Vector) -> int:
+    """The legal actions in the engine's order into ``out``; returns how many (LC-3, LC-4)."""
+    C, p = s[COLORS], s[CUR]
+    n = 0
+    if s[PHASE]:
+        out[0] = 20 * C
+        n = 1
+        for c in range(C):
+            if s[PILE_N + c] and c != s[BAN]:
+                out[n] = 20 * C + 1 + c
+                n += 1
+        return n
+    for c in range(C):
+        h = s[HAND + 6 * p + c] & 0x3FF
+        if not h:
+            continue
+        m = h & PLAYABLE[_top_state(s[EXP + 6 * p + c])]
+        while m:
+            out[n] = 20 * c + FIRST[m]
+            n += 1
+            m &= m - 1
+        m = h
+        while m:
+            out[n] = 20 * c + 10 + FIRST[m]
+            n += 1
+            m &= m - 1
+    return n
+
+
+@njit
+def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """Apply the legal action ``a`` (unchecked), dealing the next round when this ends one."""
+    C, p = s[COLORS], s[CUR]
+    s[ACTIONS] += 1
+    if a < 20 * C:
+        c, v = a // 20, a % 10
+        slot = HAND + 6 * p + c
+        s[slot] = _field_remove(s[slot], v)
+        known = KNOWN + 6 * p + c
+        if s[known] >> v & 1:  # LC-8: a card taken from a pile is no longer known once it leaves the hand
+            s[known] = _field_remove(s[known], v)
+        if a % 20 < 10:
+            s[EXP + 6 * p + c] = _field_add(s[EXP + 6 * p + c], v)
+            events[p, PLAY_EV] += 1
+            if v == 0:
+                events[p, WAGER_EV] += 1
+        else:
+            s[PILES + 12 * c + s[PILE_N + c]] = 10 * c + v
+            s[PILE_N + c] += 1
+            s[BAN] = c
+            events[p, DISCARD_EV] += 1
+        s[PHASE] = 1
+        return
+    s[PHASE], s[BAN], s[CUR] = 0, -1, 1 - p
+    if a == 20 * C:
+        k = s[DECK + s[PTR]]
+        s[PTR] += 1
+        s[HAND + 6 * p + k // 10] = _field_add(s[HAND + 6 * p + k // 10], k % 10)
+        s[STALL] = 0
+        events[p, DECK_EV] += 1
+        if s[PTR] == 12 * C:
+            _end_round(s, decks, round_scores)
+        return
+    c = a - 20 * C - 1
+    s[PILE_N + c] -= 1
+    k = s[PILES + 12 * c + s[PILE_N + c]]
+    s[PILES + 12 * c + s[PILE_N + c]] = 0
+    s[HAND + 6 * p + c] = _field_add(s[HAND + 6 * p + c], k % 10)
+    s[KNOWN + 6 * p + c] = _field_add(s[KNOWN + 6 * p + c], k % 10)
+    s[STALL] += 1
+    events[p, PILE_EV] += 1
+    if s[STALL] >= STALL_LIMIT:
+        _end_round(s, decks, round_scores)
+
+
+# --- the heuristic -------------------------------------------------------------------------
+
+
+@njit
+def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
+    """The heuristic's action for the seat to move (the decisions of
+    :mod:`cardtable.agents.lost_cities_decisions`, compiled)."""
+    C, p = int(s[COLORS]), int(s[CUR])
+    o = 1 - p
+    tops = [-1] * C
+    for c in range(C):
+        if s[PILE_N + c] and c != s[BAN]:
+            tops[c] = s[PILES + 12 * c + s[PILE_N + c] - 1]
+    if s[PHASE] and max(tops) < 0:
+        return 20 * C
+    facts = [colour_facts(s[HAND + 6 * p + c], s[EXP + 6 * p + c], s[EXP + 6 * o + c], s[KNOWN + 6 * o + c])
+             for c in range(C)]
+    opp_hand = known = started = 0
+    for c in range(C):
+        opp_hand += _field_size(s[HAND + 6 * o + c])
+        known += _field_size(s[KNOWN + 6 * o + c])
+        started += s[EXP + 6 * p + c] != 0
+    draw_pile = 12 * C - s[PTR]
+    rate, turns, margin = seat_numbers(draw_pile, opp_hand, known, started, style[3], style[0], style[1])
+    wmin = int(style[2])
+    if s[PHASE]:
+        c = draw_choice(facts, tops, draw_pile, rate, turns, margin, style[4], wmin, style[6], style[5])
+        return 20 * C if c < 0 else 20 * C + 1 + c
+    action: int = play_choice(facts, rate, turns, margin, style[4], wmin, style[7])
+    return action
+
+
+# --- play-outs -----------------------------------------------------------------------------
+
+
+@njit
+def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.float64], round_end: bool,
+          round_scores: Vector, events: Vector) -> None:
+    """Play from ``s`` to the end of the match (or of the current round): seat ``i``
+    plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``)."""
+    legal = np.empty(128, dtype=np.int64)
+    first = s[ROUND]
+    while s[CUR] >= 0 and not (round_end and s[ROUND] != first):
+        p = s[CUR]
+        if policies[p]:
+            a = _heuristic(s, styles[p])
+        else:
+            a = legal[np.random.randint(_legal(s, legal))]
+        _apply(s, a, decks, round_scores, events)
+
+
+@njit
+def _play_many(colors: int, rounds: int, n: int, seed: int, policies: Vector, styles: npt.NDArray[np.float64],
+               scores: Vector, round_scores: Vector, actions: Vector, events: Vector) -> None:
+    np.random.seed(seed)
+    none = np.empty((0, 12 * colors), dtype=np.int64)
+    for i in range(n):
+        s = new_match(colors, rounds, none, np.random.randint(2))
+        _play(s, none, policies, styles, False, round_scores[i], events[i])
+        scores[i, 0], scores[i, 1], actions[i] = s[TOTALS], s[TOTALS + 1], s[ACTIONS]
+
+
+@njit
+def _play_outs(start: Vector, n: int, seed: int, policies: Vector, styles: npt.NDArray[np.float64], round_end: bool,
+               scores: Vector, round_scores: Vector, actions: Vector, events: Vector) -> None:
+    np.random.seed(seed)
+    none = np.empty((0, 12 * start[COLORS]), dtype=np.int64)
+    for i in range(n):
+        s = start.copy()
+        _play(s, none, policies, styles, round_end, round_scores[i], events[i])
+        scores[i, 0], scores[i, 1], actions[i] = s[TOTALS], s[TOTALS + 1], s[ACTIONS] - start[ACTIONS]
+
+
+def _seat_setup(policies: Sequence[str], styles: Sequence[str]) -> tuple[Vector, npt.NDArray[np.float64]]:
+    for name in styles:
+        if name not in STYLES:
+            raise ValueError(f"unknown style {name!r}; choose from: {', '.join(STYLES)}")
+    if len(policies) != 2 or len(styles) != 2:
+        raise ValueError("Lost Cities has two seats: give one policy and one style per seat")
+    return (np.array([p == "heuristic" for p in policies], dtype=np.int64),
+            np.stack([style_vector(STYLES[name]) for name in styles]))
+
+
+def _results(n: int, rounds: int) -> tuple[Vector, Vector, Vector, Vector]:
+    return (np.zeros((n, 2), np.int64), np.zeros((n, rounds, 2), np.int64), np.zeros(n, np.int64),
+            np.zeros((n, 2, len(EVENTS)), np.int64))
+
+
+def play_many(game: LostCities, policies: Sequence[str], n: int, seed: int, *,
+              styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
+    """``n`` matches of ``game`` from fresh deals of ``seed`` (see :func:`cardtable.kernels.play_many`)."""
+    flags, style_rows = _seat_setup(policies, styles)
+    rounds = game.config.rounds
+    scores, round_scores, actions, events = _results(n, rounds)
+    _play_many(game.colors, rounds, n, seed, flags, style_rows, scores, round_scores, actions, events)
+    return PlayOuts(scores, round_scores, actions, events, EVENTS)
+
+
+def play_outs(start: Vector, policies: Sequence[str], n: int, seed: int, *,
+              styles: Sequence[str] = ("steady", "steady"), round_end: bool = True) -> PlayOuts:
+    """``n`` play-outs from the match vector ``start`` (:func:`export`), to the end of its
+    round (``round_end``, the search's cut-off) or of the match; later rounds are dealt
+    from ``seed``.  ``scores`` are the match totals at the end; ``actions`` and
+    ``events`` count the play-out's moves only."""
+    flags, style_rows = _seat_setup(policies, styles)
+    scores, round_scores, actions, events = _results(n, int(start[ROUNDS]))
+    _play_outs(start, n, seed, flags, style_rows, round_end, scores, round_scores, actions, events)
+    return PlayOuts(scores, round_scores, actions, events, EVENTS)
+
+
+def export(state: LostCitiesState) -> Vector:
+    """The match vector of an engine state (for a searcher: a determinised world), read
+    through its public accessors.  Round scores of finished rounds are not carried."""
+    C = state.colors
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[COLORS], s[ROUNDS] = C, state.game.config.rounds
+    s[CUR], s[PHASE], s[STALL] = state.current_player(), state.phase, state.turns_without_deck_draw
+    s[ROUND], s[STARTER] = state.round_index, state.round_starter
+    s[TOTALS], s[TOTALS + 1] = state.match_totals
+    s[BAN] = -1
+    drawable = state.drawable_piles
+    for c in range(C):
+        pile = state.discard_pile(c)
+        s[PILE_N + c] = len(pile)
+        s[PILES + 12 * c: PILES + 12 * c + len(pile)] = pile
+        if state.phase and pile and not drawable >> c & 1:
+            s[BAN] = c
+    for seat in range(2):
+        hand, exp, known = state.hand_set(seat), state.expedition_set(seat), state.known_set(seat)
+        for c in range(C):
+            s[HAND + 6 * seat + c] = (hand >> (16 * c)) & 0xFFFF
+            s[EXP + 6 * seat + c] = (exp >> (16 * c)) & 0xFFFF
+            s[KNOWN + 6 * seat + c] = (known >> (16 * c)) & 0xFFFF
+    draw = state.draw_pile()
+    s[PTR] = 12 * C - len(draw)
+    s[DECK + s[PTR]: DECK + 12 * C] = draw
+    return s
+
+
+def legal_actions(s: Vector) -> list[int]:
+    """The legal actions of a match vector, in the engine's order."""
+    out = np.empty(128, dtype=np.int64)
+    if s[CUR] < 0:
+        return []
+    return [int(a) for a in out[: _legal(s, out)]]
+
+
+def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """Apply a legal ``action`` to the vector ``s`` in place (``decks``: the explicit decks
+    of the match, rows by round; ``round_scores``/``events`` are added to)."""
+    _apply(s, action, decks, round_scores, events)
+
+
+def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
+    """The compiled heuristic's action (playing ``style``) for the seat to move of ``s``."""
+    return int(_heuristic(s, style_vector(style)))

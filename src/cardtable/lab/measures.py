@@ -1,0 +1,110 @@
+"""What a match did, beyond who won: typed-event counts and per-game measures.
+
+Two sources, one row per match:
+
+* **Event counts** — every :class:`~cardtable.protocol.Event` may carry typed
+  ``details`` (frozen dataclasses with a class-level ``kind`` such as
+  ``"no_winner_trick"`` or ``"pull_back"``).  :func:`count_event_kinds` counts them
+  generically, so a kind a game starts emitting shows up in the lab without a change
+  here.
+* **Per-game measures** — where a rule shows in the final state rather than in one
+  event.  The whole per-game table is :data:`GAME_MEASURES`:
+
+  ============  =====================================================================
+  game          measures (per match)
+  ============  =====================================================================
+  lost-cities   ``rounds``; ``first_player`` (who started round 1); ``margin`` (score difference); ``eight_card_bonuses``
+                (expeditions of 8+ cards, LC-6); ``wagers_played`` (the LC-5
+                stalling safeguard shows once its typed event lands)
+  lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
+                ``draw`` (1 if drawn); ``red_army_won``, ``black_army_won`` (sides)
+  rank          none: who is left in Rank is the headline outcome, pull-backs and
+                Anti-Rank declarations are typed events
+  ============  =====================================================================
+
+:data:`HEADLINE` names each game's headline outcome: Lost Cities and Lost Ranks are
+won; in Ранг nobody wins — one player is *left in Rank* (a loss) and the rest escape.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cardtable.protocol import State
+
+Measures = dict[str, float]
+
+
+def count_event_kinds(events: Iterable[Any]) -> Counter[str]:
+    """How many typed event details of each ``kind`` a stream of events carried.
+
+    >>> from dataclasses import dataclass
+    >>> from typing import ClassVar, NamedTuple
+    >>> @dataclass(frozen=True)
+    ... class Tie:
+    ...     kind: ClassVar[str] = "no_winner_trick"
+    >>> class Ev(NamedTuple):
+    ...     details: tuple[object, ...] = ()
+    >>> sorted(count_event_kinds([Ev((Tie(), Tie())), Ev(), object()]).items())
+    [('no_winner_trick', 2)]
+    """
+    return Counter(str(d.kind) for event in events for d in getattr(event, "details", ()))
+
+
+def _lost_cities(state: State) -> Measures:
+    view = state.public_view()
+    scores = state.result()["scores"]
+    summaries = view.get("round_summaries", [])
+    piles = [pile for summary in summaries for side in summary["expeditions"] for pile in side.values()]
+    return {
+        "rounds": float(len(summaries)),
+        "first_player": float(summaries[0]["starter"]) if summaries else 0.0,
+        "margin": float(abs(scores[0] - scores[1])),
+        "eight_card_bonuses": float(sum(1 for pile in piles if len(pile) >= 8)),
+        "wagers_played": float(sum(1 for pile in piles for card in pile if card.endswith("w"))),
+    }
+
+
+def _lost_ranks(state: State) -> Measures:
+    result = state.result()
+    armies = list(result["army_scores"].values())
+    winner = None if result["draw"] else result["winner"]
+    return {
+        "red_army_won": float(winner == "red"),
+        "black_army_won": float(winner == "black"),
+        "rounds": float(result["rounds"]),
+        "margin": float(abs(armies[0] - armies[1])),
+        "tiebreak_rounds": float(result["tiebreak_rounds"]),
+        "draw": float(bool(result["draw"])),
+    }
+
+
+GAME_MEASURES: dict[str, Callable[[State], Measures]] = {
+    "lost-cities": _lost_cities,
+    "lost-ranks": _lost_ranks,
+}
+
+SIDES: dict[str, dict[str, str]] = {
+    "lost-ranks": {"red_army_won": "the red army", "black_army_won": "the black army"},
+}
+"""Game → {measure: side}: sides that are not seats (Lost Ranks deals the armies to the
+partnerships afresh each match, LR-3), whose fairness the report tests like the seats'."""
+
+HEADLINE: dict[str, tuple[str, str]] = {
+    "lost-cities": ("win", "wins"),
+    "lost-ranks": ("win", "wins"),
+    "rank": ("loss", "is left in Rank"),
+}
+"""Game → (which outcome the headline rate counts, how to say it)."""
+
+
+def measures_of(state: State) -> Measures:
+    """The per-game measures of a finished match (none for a game not in the table)."""
+    measure = GAME_MEASURES.get(state.game.name)
+    return measure(state) if measure is not None else {}
+
+
+def headline_of(game_name: str) -> tuple[str, str]:
+    return HEADLINE.get(game_name, ("win", "wins"))
