@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
-from browserkit import PHONE, SCREENSHOTS, LiveServer, Tracker, wait_seq
+from browserkit import PHONE, SCREENSHOTS, LiveServer, Tracker, screenshot, wait_seq
 from test_browser_ui import wait_turn
 
 Page = Any
@@ -119,6 +119,7 @@ def test_tapping_an_unplayable_card_says_why_in_russian_with_the_ruling_linked(b
         assert not off_screen(page, ".toast")
         assert not off_screen(page, ".lr-hand .card"), "redrawing the page for the message kept the scroll"
         screenshot_now(page, "issue14-refusal-toast-phone")
+        screenshot(page, "issue14-refusal-toast-desktop-full", LAPTOP)
     finally:
         ctx.close()
 
@@ -255,6 +256,8 @@ def test_an_invite_says_what_it_is_for_and_the_host_waits_for_the_friend(browser
         assert friend.inner_text(".join-seat") == "Your seat: Seat 2."
         assert "Rounds: 1" in friend.inner_text(".join-options"), friend.inner_text(".join-options")
         screenshot_now(friend, "issue14-join-page-phone")
+        screenshot(friend, "issue14-join-page-desktop", LAPTOP)
+        friend.set_viewport_size(PHONE)
         host.click("#go-table")
         host.wait_for_selector(".lc-board")
         mid = host.url.split("/play/")[1].split("?")[0]
@@ -287,6 +290,7 @@ def test_a_new_open_match_is_pushed_to_the_lobby(browser: Any, server: LiveServe
         # no reload and no 15 s timer: the lobby polls the list only while the push is down
         lobby.wait_for_selector(f".panel.open li[data-match='{m['match']}'] .join-open")
         screenshot_now(lobby, "issue14-lobby-pushed-desktop")
+        screenshot(lobby, "issue14-lobby-pushed-phone", PHONE)
     finally:
         ctx.close()
 
@@ -316,6 +320,8 @@ def test_lobby_rows_ai_levels_and_the_hand_over_dialog(browser: Any, server: Liv
         page.click("#leave")
         page.wait_for_selector("#leave-go")
         screenshot_now(page, "issue14-hand-over-dialog-desktop-ru")
+        screenshot(page, "issue14-hand-over-dialog-phone-ru", PHONE)
+        page.set_viewport_size(LAPTOP)
         page.click("#leave-go")
         page.wait_for_selector("#reclaim")
         seat0 = server.http.get(f"/api/matches/{mid}").json()["seats"][0]
@@ -339,5 +345,6 @@ def test_lobby_rows_ai_levels_and_the_hand_over_dialog(browser: Any, server: Liv
         page.select_option(".seat-row[data-seat='1'] select.seat-agent", "ismcts")
         assert "поисковый ИИ" in page.inner_text(".seat-row[data-seat='1'] .agent-help")
         screenshot_now(page, "issue14-lobby-levels-desktop-ru")
+        screenshot(page, "issue14-lobby-phone-ru", PHONE)
     finally:
         ctx.close()
