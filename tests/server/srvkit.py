@@ -18,6 +18,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server import GRACEFUL_SHUTDOWN_SECONDS
 from cardtable.server.app import create_app
 from cardtable.server.room import Settings
 
@@ -78,7 +79,7 @@ class ServerThread:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="on",
-                                ws_per_message_deflate=False)
+                                ws_per_message_deflate=False, timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
         self.http = httpx.Client(base_url=self.base, timeout=CEILING)

@@ -32,9 +32,29 @@ _AGENTS: dict[str, dict[str, str]] = {
 }
 
 
+STRENGTH_ORDER: tuple[str, ...] = ("random", "easy", "heuristic", "medium", "hard", "ismcts")
+"""The agents from weakest to strongest (``ismcts`` is the search with its own
+budget: as strong as ``hard`` by default, stronger with a larger one)."""
+
+
 def agent_names(game_name: str | None = None) -> list[str]:
-    """Agent names available (for one game, if given)."""
+    """Agent names available (for one game, if given).
+
+    >>> agent_names("rank")
+    ['easy', 'hard', 'heuristic', 'ismcts', 'medium', 'random']
+    """
     return sorted(n for n, per in _AGENTS.items() if game_name is None or "*" in per or game_name in per)
+
+
+def agents_by_strength(game_name: str | None = None) -> list[str]:
+    """:func:`agent_names` from the weakest to the strongest (:data:`STRENGTH_ORDER`;
+    any agent it does not rank comes last).
+
+    >>> agents_by_strength("lost-cities")
+    ['random', 'easy', 'heuristic', 'medium', 'hard', 'ismcts']
+    """
+    rank = {name: i for i, name in enumerate(STRENGTH_ORDER)}
+    return sorted(agent_names(game_name), key=lambda n: (rank.get(n, len(rank)), n))
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:

@@ -20,6 +20,11 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
 
+
+GRACEFUL_SHUTDOWN_SECONDS = 5
+"""How long a stopping server waits for open requests (a lobby page's event stream
+never ends by itself) before it closes them."""
+
 def data_home() -> Path:
     """``$CARDTABLE_HOME`` or ``~/.local/share/cardtable``."""
     env = os.environ.get("CARDTABLE_HOME")
@@ -110,6 +115,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
     print(f"cardtable server on http://{shown}:{actual}/  (database: {safe_db})", flush=True)
     config = uvicorn.Config(app, log_level=log_level, ws_max_size=65536, ws_ping_interval=20.0,
                             ws_ping_timeout=20.0, lifespan="on", ws_per_message_deflate=ws_compression,
+                            timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
                             proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
     server = uvicorn.Server(config)
     tune_gc()

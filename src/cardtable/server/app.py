@@ -16,11 +16,11 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from cardtable import records
-from cardtable.agents import agent_names
+from cardtable.agents import agent_names, agents_by_strength
 from cardtable.i18n import LANGUAGES, catalog
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
@@ -111,7 +111,7 @@ def create_app(
                 "num_players": game.num_players,
                 "options": game.config_dict(),
                 "description": game.info.as_json(),
-                "agents": list(agent_names(name)),
+                "agents": agents_by_strength(name),  # weakest first
                 "default_agent": default_agent(name),
             })
         return out
@@ -146,6 +146,38 @@ def create_app(
             raise ProtocolError("bad_message", "status must be active or finished")
         store: Store = request.app.state.store
         return await store.list_matches(status=status, limit=max(1, min(limit, 200)))
+
+    @app.get("/api/lobby/events")
+    async def lobby_events(request: Request) -> StreamingResponse:
+        """Server-Sent Events for lobby pages: ``event: match`` with ``{"match", "change"}``
+        whenever a listed match is created, changes seats or ends (``cardtable.server.lobby``)."""
+        feed = rooms_of(request).lobby
+        queue = feed.subscribe()
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 5000\n: ready\n\n"
+                while True:
+                    try:
+                        text = await asyncio.wait_for(queue.get(), cfg.lobby_heartbeat)
+                    except asyncio.TimeoutError:
+                        yield ": ping\n\n"
+                        continue
+                    yield f"event: match\ndata: {text}\n\n"
+            finally:
+                feed.unsubscribe(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @app.get("/api/matches/{match_id}/invite")
+    async def invite_info(request: Request, match_id: str) -> dict[str, JSON]:
+        """What an invite link leads to: its seat and the match (for the join page)."""
+        room = await rooms_of(request).get(match_id)
+        token = bearer(request)
+        if token is None:
+            raise ProtocolError("auth_required", "send the invite's token", status=401)
+        return {"seat": room.authenticate(token), "info": room.info()}
 
     @app.get("/api/matches/{match_id}")
     async def match_info(request: Request, match_id: str) -> dict[str, JSON]:

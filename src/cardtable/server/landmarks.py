@@ -112,8 +112,9 @@ def ratings_command(
     db: Optional[str] = typer.Option(None, "--db", help="Also store the ratings there (levels not rated yet)."),
     game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
 ) -> None:
-    """Rate the AI levels from a fresh arena between them; print each level's rating
-    with its ±2σ interval (the leaderboard's landmarks)."""
+    """Rate the AI levels in a fresh arena between them.
+
+    Prints each level's rating with its ±2σ interval: the leaderboard's landmarks."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 

@@ -36,6 +36,7 @@ from cardtable.registry import load_game
 from cardtable.server import ratings
 from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
+from cardtable.server.lobby import LobbyFeed
 from cardtable.server.store import MatchRow, SeatRow, Store
 from cardtable.server.validate import is_match_id
 from cardtable.server.views import (
@@ -129,6 +130,10 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     """Browser origins (``https://example.org``) allowed besides the server's own."""
     allowed_hosts: tuple[str, ...] = ()
+    max_lobby_subscribers: int = 256
+    """Lobby pages kept up to date by push at once (``/api/lobby/events``); more get ``busy``."""
+    lobby_heartbeat: float = 25.0
+    """Seconds between keep-alive comments on a quiet lobby event stream."""
     """Host names the server answers to besides localhost, 127.0.0.1 and ::1 (``*``: any)."""
     signin_per_minute: float = 10.0
     """Sign-up and sign-in attempts one client address may make per minute (also the burst)."""
@@ -216,6 +221,8 @@ class Room:
         self._views: dict[Key, tuple[dict[str, JSON], str]] = {}
         self._ai_task: asyncio.Task[None] | None = None
         self._finish_task: asyncio.Task[None] | None = None
+        self.announce: Callable[[Room, str], None] = lambda room, change: None
+        """Tells the lobby of a change to this match (set by :class:`Rooms`)."""
         self.broken: str | None = None
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
@@ -307,6 +314,7 @@ class Room:
 
     def info(self) -> dict[str, JSON]:
         """Public facts about the match (no seed, no tokens)."""
+        public = self.view(None)[0]
         return {
             "id": self.id,
             "game": self.game.name,
@@ -322,6 +330,9 @@ class Room:
             "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
             "rated": bool(self.row.options.get("rated", False)),
             "created": self.row.created,
+            # where the match stands, as everyone sees it (for the lobby's lists)
+            "round": public.get("round"),
+            "scores": public.get("scores"),
         }
 
     # --- messages ---------------------------------------------------------------
@@ -459,6 +470,7 @@ class Room:
             conn.send(self.state_message(key))
             if changed:
                 self.broadcast(lambda k: self.seats_message())
+                self.announce(self, "seats")
 
     async def _claim(self, seat: SeatState, name: str | None, user: User | None = None) -> str:
         """Claim ``seat`` under ``name`` (bound to ``user``'s account and named after
@@ -583,6 +595,7 @@ class Room:
         if self.finished:
             result = self.state.result()
             self._finish_task = asyncio.get_running_loop().create_task(self._store_finish(result))
+            self.announce(self, "finished")
         else:
             self.schedule_ai()
 
@@ -707,6 +720,7 @@ class Room:
 
     def _announce_seats(self, conn: Connection | None, req_id: JSON) -> None:
         """Send everyone the seats; the asking connection's copy carries ``req_id``."""
+        self.announce(self, "seats")
         text = self.seats_message()
         reply = text
         if req_id is not None:
@@ -762,6 +776,7 @@ class Room:
                     raise ProtocolError("seat_taken", f"seat {seat_no} is already taken", status=409)
             token = await self._claim(seat, name, user)
             self.broadcast(lambda k: self.seats_message())
+            self.announce(self, "seats")
             return seat.row.seat, token
 
     # --- hints and replays ----------------------------------------------------------
@@ -808,6 +823,8 @@ class Rooms:
         self.settings = settings
         self.limits = limits or Limits(settings)
         self.searches = SearchPool(settings.ai_workers, settings.max_queued_searches)
+        self.lobby = LobbyFeed(settings.max_lobby_subscribers)
+        """News of listed matches for the lobby pages (``/api/lobby/events``)."""
         self.rooms: dict[str, Room] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self.sweeps = 0
@@ -855,13 +872,22 @@ class Rooms:
                 log.exception("match %s cannot be rebuilt from its events", match_id)
                 raise ProtocolError("corrupt", "this match cannot be rebuilt from its stored moves",
                                     status=500) from None
+            room.announce = self.announce
             self.rooms[match_id] = room
             self._loading.pop(match_id, None)
         room.schedule_ai()
         return room
 
     def add(self, room: Room) -> None:
+        """A new match: kept in memory, and announced to the lobby if it is listed."""
+        room.announce = self.announce
         self.rooms[room.id] = room
+        self.announce(room, "created")
+
+    def announce(self, room: Room, change: str) -> None:
+        """Tell the lobby pages of a change to ``room``, if the lobby lists it."""
+        if room.row.options.get("listed"):
+            self.lobby.publish(room.id, change)
 
     def check_hint(self, address: str) -> None:
         """Count a hint asked for by ``address`` (``rate_limited`` past the limit)."""

@@ -159,8 +159,21 @@ const EN = {
   replay_play_short: "Play", replay_pause_short: "Pause",
   replay_keys: "Keys: ← → one move (with Shift: ten) · Home/End start/end · Space play/pause",
   // agents
-  agent_easy: "Easy", agent_medium: "Medium", agent_hard: "Hard", agent_heuristic: "Heuristic", agent_random: "Random",
-  agent_ismcts: "ISMCTS (strongest, slow)",
+  agent_easy: "Easy", agent_medium: "Medium", agent_hard: "Hard", agent_heuristic: "Rules of thumb", agent_random: "Random",
+  agent_ismcts: "Search AI (adjustable)",
+  agent_help_random: "plays any allowed move at random: for learning the rules",
+  agent_help_easy: "plays by rules of thumb, but one move in four at random: beatable",
+  agent_help_heuristic: "plays by fixed rules of thumb, at once",
+  agent_help_medium: "search AI: looks ahead for 0.1 s a move",
+  agent_help_hard: "search AI: looks ahead for 0.7 s a move",
+  agent_help_ismcts: "search AI with a budget of its own (by default 0.7 s a move, like Hard)",
+  // lobby rows, invites, handing the seat over
+  match_row_round: "round {n}", match_row_moves: ["{n} move", "{n} moves"],
+  join_game_title: "Join a game of {game}", join_invited_by: "{name} invites you to play.",
+  join_your_seat: "Your seat: {seat}.", join_seat_of: "Seat {n}", join_options: "Options:", join_players: "At the table:",
+  waiting_to_join: "Waiting for Seat {n} to join…",
+  yes: "yes", no: "no",
+  leave_title: "Let the AI play for you?", leave_level: "AI level", leave_go: "Hand over my seat", cancel: "Cancel",
   // games
   "title_lost-cities": "Lost Cities", "title_lost-ranks": "Lost Ranks", title_rank: "Ранг (Rank)",
   // accounts, profiles, leaderboards
@@ -327,8 +340,20 @@ const RU = {
   replay_public_help: "Каждый шаг показывает только то, что в тот момент было открыто всем.",
   replay_play_short: "Пуск", replay_pause_short: "Пауза",
   replay_keys: "Клавиши: ← → ход (с Shift — десять) · Home/End — начало/конец · пробел — пуск/пауза",
-  agent_easy: "Лёгкий", agent_medium: "Средний", agent_hard: "Сильный", agent_heuristic: "Эвристика", agent_random: "Случайный",
-  agent_ismcts: "ISMCTS (самый сильный, медленный)",
+  agent_easy: "Лёгкий", agent_medium: "Средний", agent_hard: "Сильный", agent_heuristic: "По правилам", agent_random: "Случайный",
+  agent_ismcts: "Поисковый ИИ (настраиваемый)",
+  agent_help_random: "ходит наугад любым разрешённым ходом: чтобы освоить правила",
+  agent_help_easy: "играет по простым правилам, но каждый четвёртый ход — наугад: его можно обыграть",
+  agent_help_heuristic: "играет по твёрдым простым правилам, без раздумий",
+  agent_help_medium: "поисковый ИИ: просчитывает 0,1 с на ход",
+  agent_help_hard: "поисковый ИИ: просчитывает 0,7 с на ход",
+  agent_help_ismcts: "поисковый ИИ со своим бюджетом (по умолчанию 0,7 с на ход, как «Сильный»)",
+  match_row_round: "раунд {n}", match_row_moves: ["{n} ход", "{n} хода", "{n} ходов"],
+  join_game_title: "Партия в «{game}»", join_invited_by: "{name} приглашает вас сыграть.",
+  join_your_seat: "Ваше место: {seat}.", join_seat_of: "Место {n}", join_options: "Настройки:", join_players: "За столом:",
+  waiting_to_join: "Ждём, пока кто-нибудь займёт место {n}…",
+  yes: "да", no: "нет",
+  leave_title: "Пусть за вас играет ИИ?", leave_level: "Уровень ИИ", leave_go: "Отдать место ИИ", cancel: "Отмена",
   "title_lost-cities": "Затерянные города", "title_lost-ranks": "Пропавшие солдаты (Lost Ranks)", title_rank: "Ранг",
   // accounts, profiles, leaderboards
   account: "Учётная запись", leaderboard: "Рейтинг", sign_in: "Войти", sign_out: "Выйти", sign_up: "Зарегистрироваться",
@@ -438,6 +463,12 @@ export function local(text) {
 
 export function gameTitle(name) {
   return name ? t(`title_${name}`) : "";
+}
+
+/** One line on what an AI level does, or "" for an agent without one. */
+export function agentHelp(agent) {
+  const key = `agent_help_${agent}`;
+  return agent && EN[key] !== undefined ? t(key) : "";
 }
 
 export function agentLabel(agent) {

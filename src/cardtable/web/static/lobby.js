@@ -5,7 +5,7 @@
 import {
   h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
 } from "./util.js";
-import { t, langSwitch, gameTitle, agentLabel, local, rulesHref } from "./i18n.js";
+import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
 
 export function topbar(extra = []) {
@@ -41,23 +41,58 @@ export class LobbyPage {
     this.selectGame(this.form.game);
     this.render();
     this.refresh();
-    this.timer = setInterval(() => this.refresh(), 15000);
+    this.listen();
+    // the open list is pushed (listen); the timer still updates "Your matches"
+    this.timer = setInterval(() => this.refresh({ open: !this.feedOpen }), 15000);
     // another tab took a seat or forgot one: show it here too
     this.onStorage = (ev) => { if (ev.key === "cardtable.matches") this.refresh(); };
     window.addEventListener("storage", this.onStorage);
   }
 
-  stop() {
-    clearInterval(this.timer);
-    window.removeEventListener("storage", this.onStorage);
+  /** Hear of listed matches created, seated or ended (GET /api/lobby/events) and
+   * refetch the open list then; EventSource reconnects by itself. */
+  listen() {
+    if (!window.EventSource) return;
+    this.feed = new EventSource("/api/lobby/events");
+    this.feed.onopen = () => { this.feedOpen = true; document.body.dataset.feed = "open"; };
+    this.feed.onerror = () => { this.feedOpen = false; document.body.dataset.feed = "closed"; };
+    this.feed.addEventListener("match", () => this.refreshOpen());
   }
 
-  async refresh() {
+  /** Refetch the open matches; news arriving meanwhile makes one more fetch, not many. */
+  async refreshOpen() {
+    if (this.fetchingOpen) {
+      this.openAgain = true;
+      return;
+    }
+    this.fetchingOpen = true;
+    try {
+      do {
+        this.openAgain = false;
+        await this.fetchOpen();
+      } while (this.openAgain);
+    } finally {
+      this.fetchingOpen = false;
+    }
+    this.render();
+  }
+
+  async fetchOpen() {
     try {
       this.open = await api("GET", "/api/matches?status=active&limit=30");
     } catch {
       this.open = [];
     }
+  }
+
+  stop() {
+    clearInterval(this.timer);
+    if (this.feed) this.feed.close();
+    window.removeEventListener("storage", this.onStorage);
+  }
+
+  async refresh({ open = true } = {}) {
+    if (open) await this.fetchOpen();
     const mine = Object.entries(myMatches()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 30);
     await Promise.all(mine.map(async ([id]) => {
       try {
@@ -246,10 +281,13 @@ export class LobbyPage {
         h("option", { value: "open", selected: s.kind === "open" ? true : null }, t("kind_open")));
         row.append(kind);
         if (s.kind === "ai") {
+          // the levels come weakest first (GET /api/games), each with what it does
           row.append(h("select.seat-agent", {
-            "aria-label": `${label}: ${t("ai_level")}`,
-            onchange: (e) => { s.agent = e.target.value; },
-          }, g.agents.map((a) => h("option", { value: a, selected: s.agent === a ? true : null }, agentLabel(a)))));
+            "aria-label": `${label}: ${t("ai_level")}`, "aria-describedby": `agent-help-${i}`,
+            onchange: (e) => { s.agent = e.target.value; this.render(); },
+          }, g.agents.map((a) => h("option", { value: a, title: agentHelp(a), selected: s.agent === a ? true : null },
+            agentLabel(a)))));
+          row.append(h(`span.agent-help.muted.small#agent-help-${i}`, null, agentHelp(s.agent)));
         } else {
           row.append(h("span.muted", null, t(s.kind === "open" ? "gets_open" : "gets_invite")));
         }
@@ -304,11 +342,14 @@ export class LobbyPage {
         else status = t("waiting_for", { name: seatName(info, info.current_player) });
       }
       const who = info ? info.seats.filter((s) => s.seat !== m.seat).map((s) => seatName(info, s.seat)).join(", ") : "";
+      const created = info ? info.created * 1000 : m.created;
       list.append(h("li", { class: mineTurn ? "mine-turn" : "", "data-match": m.id, "data-seat": m.seat ?? "" },
         h("a.match-link", { href: `/play/${encodeURIComponent(m.id)}${q}` },
           h("b", null, gameTitle(m.game || (info && info.game) || "")), " ",
           m.many && m.seat !== null ? h("span.tag", null, t("seat_n", { n: m.seat + 1 })) : null, " ",
           who ? h("span.muted", null, t("vs", { who })) : null),
+        created ? h("time.match-date.muted.small", { datetime: new Date(created).toISOString() }, when(created)) : null,
+        info ? h("span.match-standing.small", null, this.standing(info)) : null,
         h("span.match-status", null, status),
         finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
         h("button.link", {
@@ -318,6 +359,18 @@ export class LobbyPage {
     }
     panel.append(list);
     return panel;
+  }
+
+  /** Where a match stands: its round (or moves) and the score, team by team. */
+  standing(info) {
+    const parts = [];
+    if (info.round) parts.push(t("match_row_round", { n: info.round }));
+    else parts.push(t("match_row_moves", { n: info.seq }));
+    const scores = info.scores || [];
+    const game = (this.games || []).find((g) => g.name === info.game);
+    const teams = (game && game.description.teams[info.num_players]) || scores.map((_, i) => [i]);
+    if (scores.length) parts.push(teams.map((team) => scores[team[0]]).join(" : "));
+    return parts.join(" · ");
   }
 
   async joinOpen(m, seat) {
@@ -354,7 +407,7 @@ export class LobbyPage {
         h("span.match-link", null, h("b", null, gameTitle(m.game)), " ",
           names.length ? h("span.muted", null, names.join(", ")) : null, " ",
           free.length ? h("span.tag.open", null, t("open_seats_n", { n: free.length })) : null),
-        h("span.muted.small", null, new Date(m.created * 1000).toLocaleTimeString()),
+        h("time.muted.small", { datetime: new Date(m.created * 1000).toISOString() }, when(m.created * 1000)),
         free.length ? h("button.primary.small.join-open", { type: "button", onclick: () => this.joinOpen(m) }, t("join_match")) : null,
         h("a.button.small", { href: `/play/${encodeURIComponent(m.id)}` }, t("watch"))));
     }
@@ -368,6 +421,27 @@ export function seatName(info, seat) {
   if (!s) return t("seat_n", { n: seat + 1 });
   if (s.kind === "ai") return `${t("ai")} (${agentLabel(s.agent)})`;
   if (s.open) return t("seat_open", { n: seat + 1 });
-  if (!s.claimed) return t("seat_free", { n: seat + 1 });
+  if (!s.claimed) return givenName(s) || t("seat_free", { n: seat + 1 });
   return s.name;
+}
+
+/** The name a human seat was given when the match was created (the host's own
+ * seat), or "" for a seat the server named by default ("seat 1"). */
+export function givenName(s) {
+  return s.kind === "human" && s.name && s.name !== `seat ${s.seat}` ? s.name : "";
+}
+
+/** The options of a match in words, from its game's description: "Rounds: 3 · …". */
+export function optionsSummary(description, config) {
+  return description.options.filter((o) => config[o.name] !== undefined).map((o) => {
+    const value = config[o.name];
+    const named = o.values && o.values.find((v) => v.value === value);
+    const shown = named ? local(named.label) : typeof value === "boolean" ? t(value ? "yes" : "no") : String(value);
+    return `${local(o.label)}: ${shown}`;
+  }).join(" · ");
+}
+
+/** A date and time in the page's language: "1 Dec 2026, 10:45". */
+export function when(ms) {
+  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
 }

@@ -5,9 +5,9 @@ import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
   keepingFocus,
 } from "./util.js";
-import { t, gameTitle, agentLabel, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
+import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
-import { topbar } from "./lobby.js";
+import { topbar, givenName, optionsSummary } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
 import lostRanks from "./games/lost_ranks.js";
@@ -60,6 +60,7 @@ export class TablePage {
     this.keys = {};
     this.frame = 0;
     this.onKey = (ev) => this.key(ev);
+    this.onCardClick = (ev) => this.explainRefusal(ev);
   }
 
   start() {
@@ -81,9 +82,14 @@ export class TablePage {
     }
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
+    this.root.addEventListener("click", this.onCardClick);
     loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
+    api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
+      // what the link is for: its seat and the match, to say so above the name field
+      api("GET", `/api/matches/${encodeURIComponent(this.id)}/invite`, undefined, token)
+        .then((r) => { this.invite = r; this.schedule(); }, () => {});
       this.render();
       return;
     }
@@ -92,6 +98,7 @@ export class TablePage {
 
   stop() {
     document.removeEventListener("keydown", this.onKey);
+    this.root.removeEventListener("click", this.onCardClick);
     if (this.conn) this.conn.close();
   }
 
@@ -184,10 +191,14 @@ export class TablePage {
     const game = GAMES[this.match && this.match.game];
     if (!game) return;
     const rounds = game.roundsDone ? game.roundsDone(this.view) : 0;
-    if (this.roundsSeen === null || full) {
-      if (this.roundsSeen !== null && rounds > this.roundsSeen && this.status !== "finished") {
-        this.modal = { kind: "round", index: rounds - 1 };
-      }
+    if (this.roundsSeen === null) {
+      // a reload: a round summary not yet closed in this tab is shown again
+      const closed = this.roundsClosed();
+      if (closed !== null && rounds > closed && this.status !== "finished") this.modal = { kind: "round", index: rounds - 1 };
+      else this.closeRounds(rounds);
+      this.roundsSeen = rounds;
+    } else if (full) {
+      if (rounds > this.roundsSeen && this.status !== "finished") this.modal = { kind: "round", index: rounds - 1 };
       this.roundsSeen = rounds;
     } else if (rounds > this.roundsSeen) {
       this.roundsSeen = rounds;
@@ -199,9 +210,19 @@ export class TablePage {
     }
   }
 
+  /** How many round summaries were closed in this tab (sessionStorage: a reload keeps it). */
+  roundsClosed() {
+    const v = sessionStorage.getItem(`cardtable.rounds-closed.${this.id}`);
+    return v === null ? null : Number(v);
+  }
+
+  closeRounds(n) {
+    sessionStorage.setItem(`cardtable.rounds-closed.${this.id}`, String(n));
+  }
+
   toastBody() {
     const r = this.toast.refusal;
-    return r ? refusalNodes(r.reason, r.rule, this.match.game, r.message) : this.toast;
+    return r ? refusalNodes(r.reason, r.rule, this.match.game, r.message || r.reason.key) : this.toast;
   }
 
   showToast(text) {
@@ -241,6 +262,17 @@ export class TablePage {
     }
   }
 
+  /** A click or tap on a card of the hand that cannot be played: say why (the
+   * server's refusal for it, in the page's language, its ruling linked). */
+  explainRefusal(ev) {
+    const card = ev.target.closest && ev.target.closest(".hand button.card[aria-disabled]");
+    if (!card || !this.myTurn()) return;
+    const refusal = this.refused.find((r) => r.move.split(" ").slice(1).join(" ") === card.dataset.card);
+    if (!refusal) return;
+    this.showToast({ refusal });
+    this.render();
+  }
+
   askHint() {
     if (!this.myTurn() || this.hintBusy) return;
     this.hintBusy = true;
@@ -254,6 +286,7 @@ export class TablePage {
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
     const name = keyName(ev);
     if (name === "Escape" && this.modal) {
+      if (this.modal.kind === "round") this.closeRounds(this.modal.index + 1);
       this.modal = null;
       this.render();
       return;
@@ -263,6 +296,7 @@ export class TablePage {
       this.askHint();
       return;
     }
+    if (this.modal && this.modal.kind === "leave") return; // the dialog's own keys only
     const action = this.keys[name];
     if (action !== undefined) {
       ev.preventDefault();
@@ -285,7 +319,7 @@ export class TablePage {
     if (!s) return t("seat_n", { n: seat + 1 });
     if (s.kind === "ai" && (!s.name || s.name === s.agent)) return `${t("ai")} ${seat + 1}`;
     if (s.open) return t("seat_open", { n: seat + 1 });
-    if (!s.claimed && s.kind === "human") return t("seat_free", { n: seat + 1 });
+    if (!s.claimed && s.kind === "human") return givenName(s) || t("seat_free", { n: seat + 1 });
     return s.name || t("seat_n", { n: seat + 1 });
   }
 
@@ -323,7 +357,17 @@ export class TablePage {
   /** Redraw the page; a field being typed in (the join form's name) keeps its text,
    * caret and focus, whatever arrives meanwhile (the refusal catalog, a message). */
   render() {
+    const scrolled = window.scrollY;
     keepingFocus(() => this.draw());
+    if (this.modalFresh) {
+      this.modalFresh = false;
+      const first = this.root.querySelector(".modal select, .modal button, .modal a");
+      if (first) first.focus({ preventScroll: true });
+    }
+    // the page was emptied and rebuilt: where the person had scrolled to stays
+    if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
+    if (this.turnToFit) this.fitTurn();
+    this.turnToFit = false;
   }
 
   draw() {
@@ -365,6 +409,25 @@ export class TablePage {
     if (this.modal) root.append(this.modalBox(ctx, game));
     const log = root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
+    this.turnToFit = ctx.myTurn && !this.wasMyTurn;
+    this.wasMyTurn = ctx.myTurn;
+  }
+
+  /** When the player must act: scroll (if needed) so that the board's part to watch
+   * (`[data-fit-top]`, say the trick) down to the bottom of the hand is on screen,
+   * below the banner that stays at the top. */
+  fitTurn() {
+    const bottom = this.root.querySelector(".my-area");
+    if (!bottom) return;
+    const top = this.root.querySelector("[data-fit-top]") || bottom;
+    const banner = this.root.querySelector(".turnbox");
+    const cover = banner ? banner.offsetHeight + 6 : 0;
+    const upper = top.getBoundingClientRect().top;
+    const lower = bottom.getBoundingClientRect().bottom;
+    const room = window.innerHeight - 4;
+    if (upper >= cover && lower <= room) return;
+    const dy = Math.min(lower - room, upper - cover);
+    window.scrollBy(0, dy);
   }
 
   connBadge() {
@@ -381,6 +444,11 @@ export class TablePage {
       box.classList.add("ai-seat");
       box.append(h("span", null, t("ai_plays_for_you")), " ",
         h("button#reclaim", { type: "button", onclick: () => this.conn.send({ type: "reclaim" }) }, t("reclaim")));
+      return box;
+    }
+    const cur = this.status === "active" && this.match.seats[this.view.current_player];
+    if (cur && cur.kind === "human" && !cur.claimed && cur.seat !== this.you) {
+      box.append(h("span.turn-text", null, t("waiting_to_join", { n: cur.seat + 1 })));
       return box;
     }
     if (ctx.myTurn || (this.myTurn() && ctx.pending)) box.classList.add("mine");
@@ -406,7 +474,7 @@ export class TablePage {
     if (seat && seat.kind === "human" && this.status === "active") {
       tools.append(h("button.quiet#leave", {
         type: "button", title: t("leave_help"),
-        onclick: () => { if (confirm(t("leave_confirm"))) this.conn.send({ type: "leave" }); },
+        onclick: () => this.openModal({ kind: "leave", agent: this.matchLevel() }),
       }, t("leave")));
     }
     side.append(tools);
@@ -416,7 +484,7 @@ export class TablePage {
     }
     side.append(this.playersBox(ctx, game));
     side.append(this.logBox(ctx, game));
-    side.append(h("p.keys-help.muted", null, t("keys_help")));
+    if (!ctx.spectator) side.append(h("p.keys-help.muted", null, t("keys_help")));
     return side;
   }
 
@@ -458,9 +526,13 @@ export class TablePage {
   logBox(ctx, game) {
     const details = h("details.logbox", { open: window.innerWidth > 820 ? true : null },
       h("summary", null, t("move_log"), h("span.muted", null, ` (${this.log.length})`)));
-    const list = h("ol.log-list", { "data-history": "log" });
+    const shown = this.log.slice(-300);
+    // numbered by the move's own number, with room for its digits
+    const last = shown.length ? shown[shown.length - 1].seq : 0;
+    const list = h("ol.log-list", { "data-history": "log", start: shown.length ? shown[0].seq : null,
+      style: { "--digits": String(String(last).length) } });
     const recent = new Set(ctx.recent.map((e) => e.seq));
-    for (const e of this.log.slice(-300)) {
+    for (const e of shown) {
       list.append(h("li", { class: recent.has(e.seq) ? "is-recent" : "", "data-seq": e.seq },
         h("span.who", null, this.seatName(e.seat)), " ", game.describe(e, ctx)));
     }
@@ -468,10 +540,71 @@ export class TablePage {
     return details;
   }
 
+  openModal(modal) {
+    this.modal = modal;
+    this.modalFresh = true;
+    this.render();
+  }
+
+  /** The AI level to offer for this seat: the strongest AI already in the match, else medium. */
+  matchLevel() {
+    const order = this.agentsOfGame();
+    const here = this.match.seats.filter((s) => s.kind === "ai").map((s) => s.agent);
+    const best = here.sort((a, b) => order.indexOf(b) - order.indexOf(a))[0];
+    return best || "medium";
+  }
+
+  /** The game's AI levels, weakest first (GET /api/games). */
+  agentsOfGame() {
+    const g = (this.games || []).find((x) => x.name === this.match.game);
+    return g ? g.agents : ["random", "easy", "heuristic", "medium", "hard"];
+  }
+
+  leaveDialog(close) {
+    const select = h("select#leave-agent", {
+      "aria-describedby": "leave-agent-help",
+      onchange: (e) => { this.modal.agent = e.target.value; this.render(); },
+    }, this.agentsOfGame().map((a) => h("option", { value: a, selected: a === this.modal.agent ? true : null }, agentLabel(a))));
+    const body = h("div", null, h("p", null, t("leave_confirm")),
+      h("label.field", null, h("span", null, t("leave_level")), select),
+      h("p.muted.small#leave-agent-help", null, agentHelp(this.modal.agent)));
+    const go = () => {
+      this.conn.send({ type: "leave", agent: this.modal.agent });
+      close();
+    };
+    return [t("leave_title"), body, [
+      h("button#leave-cancel", { type: "button", onclick: close }, t("cancel")),
+      h("button.primary#leave-go", { type: "button", onclick: go }, t("leave_go"))]];
+  }
+
+  /** Tab and Shift+Tab stay inside an open dialog. */
+  trapFocus(dialog) {
+    dialog.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Tab") return;
+      const stops = [...dialog.querySelectorAll("a[href], button:not([disabled]), select, input, [tabindex]")];
+      if (!stops.length) return;
+      const at = stops.indexOf(document.activeElement);
+      const next = ev.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at === stops.length - 1 ? 0 : at + 1);
+      ev.preventDefault();
+      stops[next].focus();
+    });
+  }
+
   modalBox(ctx, game) {
-    const close = () => { this.modal = null; this.render(); };
+    const close = () => {
+      if (this.modal && this.modal.kind === "round") this.closeRounds(this.modal.index + 1);
+      this.modal = null;
+      this.render();
+    };
     let title;
     let body;
+    if (this.modal.kind === "leave") {
+      const [leaveTitle, leaveBody, buttons] = this.leaveDialog(close);
+      const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": leaveTitle },
+        h("h2", null, leaveTitle), leaveBody, h("div.actions", null, buttons));
+      this.trapFocus(dialog);
+      return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
+    }
     if (this.modal.kind === "round") {
       title = t("round_over", { n: this.modal.index + 1 });
       body = game.roundSummary(ctx, this.modal.index);
@@ -488,6 +621,7 @@ export class TablePage {
         this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
         this.modal.kind === "match" ? h("a.button#modal-replay", { href: this.replayHref() }, "▶ ", t("open_replay")) : null,
         h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
+    this.trapFocus(dialog);
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
   }
 
@@ -540,9 +674,27 @@ export class TablePage {
     };
     input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
     setTimeout(() => input.focus(), 0);
-    return h("main.lobby", null, h("section.panel.join", null, h("h2", null, t("join_title")),
+    return h("main.lobby", null, h("section.panel.join", null, ...this.inviteFacts(),
       h("label.field", null, h("span", null, t("your_name")), input),
       h("div.actions", null, h("button.primary#join", { type: "button", onclick: go }, t("join")))));
+  }
+
+  /** The join page's heading: the game, who invites, which seat, the options, who else plays. */
+  inviteFacts() {
+    const inv = this.invite;
+    if (!inv) return [h("h2", null, t("join_title"))];
+    const info = inv.info;
+    const host = info.seats.find((s) => s.seat !== inv.seat && givenName(s));
+    const g = (this.games || []).find((x) => x.name === info.game);
+    const others = info.seats.filter((s) => s.seat !== inv.seat).map((s) => (s.kind === "ai"
+      ? `${t("ai")} (${agentLabel(s.agent)})` : givenName(s) || t("join_seat_of", { n: s.seat + 1 })));
+    return [
+      h("h2#join-heading", null, t("join_game_title", { game: gameTitle(info.game) })),
+      host ? h("p.join-host", null, t("join_invited_by", { name: host.name })) : null,
+      h("p.join-seat", null, t("join_your_seat", { seat: t("join_seat_of", { n: inv.seat + 1 }) })),
+      g ? h("p.join-options.muted", null, t("join_options"), " ", optionsSummary(g.description, info.config)) : null,
+      h("p.join-players.muted", null, t("join_players"), " ", others.join(", ")),
+    ];
   }
 
   fatalPanel() {

@@ -33,7 +33,8 @@ export function recentBox(ctx, game) {
     if (e.seat !== lastSeat) item.append(h("b", null, ctx.name(e.seat)), " ");
     item.append(game.describe(e, ctx, { short: true }));
     box.append(item);
-    lastSeat = e.seat;
+    // after a result (a trick won, a round over) the next move is named again
+    lastSeat = item.querySelector(".note") ? null : e.seat;
   }
   return box;
 }

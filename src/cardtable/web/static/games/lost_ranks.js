@@ -100,7 +100,7 @@ function tableArea(ctx) {
     if (!ctx.spectator && s === ctx.you) continue;
     grid.append(seatBox(ctx, s));
   }
-  const center = h("div.lr-trick", { "aria-label": t("lr_trick") });
+  const center = h("div.lr-trick", { "aria-label": t("lr_trick"), "data-fit-top": "" });
   let cards = v.trick;
   let done = null;
   if (!cards.length && v.last_trick) {
