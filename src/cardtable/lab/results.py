@@ -49,7 +49,7 @@ COLUMNS = ("cell", "cell_key", "variant", "agents", "seating_rule", "match_index
            "wall_seconds")
 TIMING_COLUMNS = ("think_seconds", "decision_seconds", "wall_seconds")
 """Columns that depend on the machine; every other column is reproducible from the study."""
-_SAME_STUDY = ("game", "seed", "options", "variants", "lineups")
+_SAME_STUDY = ("game", "seed", "engine", "options", "variants", "lineups")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS study (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL);

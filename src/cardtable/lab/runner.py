@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardtable.lab.engines import kernel_row
 from cardtable.lab.results import ResultsStore, Row, open_results
 from cardtable.lab.series import MatchOutcome, SeriesSummary, play_match, seating_for
 from cardtable.lab.study import Study, match_seed, study_from_dict
@@ -39,6 +40,7 @@ class MatchTask:
     seating_rule: str
     match_index: int
     seed: int
+    engine: str = "python"
 
 
 def pending_tasks(study: Study, done: set[tuple[str, int]]) -> list[MatchTask]:
@@ -52,15 +54,18 @@ def pending_tasks(study: Study, done: set[tuple[str, int]]) -> list[MatchTask]:
                 continue
             tasks.append(MatchTask(cell.index, cell.key, cell.variant, {**study.options, **cell.variant},
                                    study.game, cell.lineup.agents, cell.lineup.seating, index,
-                                   match_seed(study.seed, cell.key, index)))
+                                   match_seed(study.seed, cell.key, index), study.engine))
     return tasks
 
 
 def play_task(task: MatchTask) -> Row:
-    """Play one match and return its results row (see :mod:`cardtable.lab.results`)."""
+    """Play one match and return its results row (see :mod:`cardtable.lab.results`), on
+    the task's engine (:mod:`cardtable.lab.engines`)."""
     game = load_game(task.game, **task.options)
     rotation = task.match_index if task.seating_rule == "rotate" else 0
     seating = seating_for(rotation, game.num_players, len(task.agents))
+    if task.engine == "kernel":
+        return kernel_row(task, game, seating)
     started = time.perf_counter()
     outcome = play_match(game, task.agents, seed=task.seed, seating=seating)
     return {
