@@ -397,3 +397,64 @@ def test_lab_run_engine_flag(tmp_path: Path) -> None:
     assert done.exit_code == 0, done.output
     with open_results(out) as store:
         assert store.study.engine == "kernel" and len(store.rows()) == 5
+
+
+# --- per-game measures from typed events ------------------------------------------------
+
+
+def _played_by_hand(name: str, seed: int, **options: Any) -> tuple[Any, list[Any]]:
+    """A real match of ``name`` played with seeded random moves: its final state and events."""
+    import random
+
+    state = load_game(name, **options).new_state(seed=seed)
+    rng, events = random.Random(seed), []
+    while not state.is_terminal():
+        events.append(state.apply_action(rng.choice(state.legal_actions())))
+    return state, events
+
+
+def test_rank_measures_count_pull_backs_and_anti_rank_from_the_events() -> None:
+    """RG-6: a pull-back is won when the next player can play (the player who played out
+    draws back in) and failed when it cannot (that player is out); RG-8: Anti-Rank."""
+    from cardtable.games.rank import AntiRankDeclared, PlayerOut, PullBack
+    from cardtable.lab.measures import measures_of
+
+    state, events = _played_by_hand("rank", 2, players=3)
+    details = [d for e in events for d in e.details]
+    won = sum(isinstance(d, PullBack) for d in details)
+    failed = sum(isinstance(d, PlayerOut) and d.by is not None for d in details)
+    declared = sum(isinstance(d, AntiRankDeclared) for d in details)
+    assert won and failed and declared  # this match has all three
+    measures = measures_of(state, events)
+    assert (measures["pull_backs_won"], measures["pull_backs_failed"], measures["anti_rank_declarations"]) == \
+        (won, failed, declared)
+
+
+def test_lost_ranks_measures_count_no_winner_tricks_from_the_events() -> None:
+    from cardtable.games.lost_ranks import NoWinnerTrick
+    from cardtable.lab.measures import measures_of
+
+    state, events = _played_by_hand("lost-ranks", 3, players=2)
+    ties = sum(isinstance(d, NoWinnerTrick) for e in events for d in e.details)
+    assert ties  # LR-11 happened in this match
+    assert measures_of(state, events)["no_winner_tricks"] == ties
+
+
+def test_the_rules_in_play_show_the_rank_measures(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from cardtable.lab.report import build_report
+    from cardtable.lab.report_html import render_html
+
+    study = study_from_dict({"game": "rank", "seed": 4, "matches": 4, "options": {"players": 3},
+                             "lineups": [{"agents": ["random", "random", "random"]}]})
+    rows = run_to_rows(study, tmp_path / "rank.sqlite")
+    for row in rows:  # the runner's measures agree with its generic kind counts of the same match
+        assert row["measures"]["pull_backs_won"] == row["events"].get("pull_back", 0)
+        assert row["measures"]["anti_rank_declarations"] == row["events"].get("anti_rank_declared", 0)
+        assert row["measures"]["pull_backs_failed"] <= row["events"].get("player_out", 0)
+    page = Cells()
+    page.feed(render_html(build_report(study, rows)))
+    shown = {label: cells for label, cells in page.rows}
+    for name in ("pull_backs_won", "pull_backs_failed", "anti_rank_declarations"):
+        mean = sum(r["measures"][name] for r in rows) / len(rows)
+        assert float(shown[name][1]["data-value"]) == pytest.approx(mean), name

@@ -17,7 +17,6 @@ intervals have the right width.  In games without partners a team is a seat.
 from __future__ import annotations
 
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -25,7 +24,7 @@ from typing import Any
 from cardtable.agents import Observation, make_agent
 from cardtable.lab.measures import count_event_kinds, measures_of
 from cardtable.lab.stats import mean, time_summary, wilson_interval
-from cardtable.protocol import Game
+from cardtable.protocol import Event, Game
 
 
 @dataclass
@@ -76,7 +75,7 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
     state = game.new_state(seed=seed)
     times: list[list[float]] = [[] for _ in range(game.num_players)]
     clock = time.perf_counter
-    kinds: Counter[str] = Counter()
+    events: list[Event] = []
     try:
         while not state.is_terminal():
             seat = state.current_player()
@@ -87,7 +86,7 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
                 start = clock()
                 action = agents[seat].act(Observation(game, seat, state.view(seat), tuple(legal), state))
                 times[seat].append(clock() - start)
-            kinds.update(count_event_kinds([state.apply_action(action)]))
+            events.append(state.apply_action(action))
     finally:
         for agent in agents:
             close = getattr(agent, "close", None)
@@ -95,7 +94,7 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
                 close()
     scores = list(state.result().get("scores", []))
     return MatchOutcome(seed, seating, list(state.returns()), scores, len(state.history), times,
-                        dict(kinds), measures_of(state))
+                        dict(count_event_kinds(events)), measures_of(state, events))
 
 
 @dataclass
