@@ -32,7 +32,7 @@ from typing import Any
 from cardtable.agents import Observation, make_agent
 from cardtable.agents.knowledge.rank import RankKnowledge
 from cardtable.games.rank import Rank, RankState
-from cardtable.lab.series import run_series
+from cardtable.lab.runner import run_series
 
 GAME = Rank(players=4)
 

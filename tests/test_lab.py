@@ -7,6 +7,7 @@ SQLite's own JSON functions, not through the lab's code.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -328,3 +329,132 @@ def test_the_report_tests_the_lost_ranks_armies_not_only_the_seats(tmp_path: Pat
     mixed = sql(path, "SELECT count(*) FROM matches WHERE (json_extract(returns, '$[0]') > 0) "
                       "!= json_extract(measures, '$.red_army_won')")[0]
     assert mixed > 0  # seats 0+2 were the red army in some matches and the black in others
+
+
+# --- engines ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    ({"engine": "fast"}, "field 'engine' must be one of python, kernel, not 'fast'"),
+    ({"engine": "kernel"}, "engine 'kernel' supports lost-cities only, not lost-ranks"),
+    ({"engine": "kernel", "game": "lost-cities", "variants": {},
+      "lineups": [{"agents": ["hard", "random"]}]}, "plays only random, heuristic, heuristic:style=STYLE seats, not 'hard'"),
+])
+def test_a_kernel_study_names_what_it_supports(change: dict[str, Any], says: str) -> None:
+    with pytest.raises(StudyError, match=re.escape(says)):
+        small_study(**change)
+
+
+def _entry_stats(rows: list[dict[str, Any]]) -> tuple[int, int, float, float]:
+    """Entry 0's wins and results, and its mean score and that mean's standard error."""
+    wins = sum(r["returns"][r["seating"].index(0)] > 0 for r in rows)
+    scores = [float(r["scores"][r["seating"].index(0)]) for r in rows]
+    mean = sum(scores) / len(scores)
+    var = sum((s - mean) ** 2 for s in scores) / (len(scores) - 1)
+    return wins, len(rows), mean, (var / len(scores)) ** 0.5
+
+
+def test_kernel_engine_agrees_with_python_within_intervals(tmp_path: Path) -> None:
+    """The same small study on both engines: entry 0's win rates have overlapping 95 %
+    intervals and its mean scores are within 4 standard errors (the kernel deals its
+    own cards, so the rows differ match by match)."""
+    from cardtable import kernels
+
+    if not kernels.available():
+        pytest.skip("engine 'kernel' needs numba and numpy (pip install 'cardtable[fast]')")
+    spec = {"game": "lost-cities", "seed": 11, "matches": 300, "options": {"rounds": 1},
+            "lineups": [{"agents": ["heuristic", "heuristic:style=bold"]}]}
+    python = run_to_rows(study_from_dict(spec), tmp_path / "python.sqlite")
+    kernel = run_to_rows(study_from_dict({**spec, "engine": "kernel"}), tmp_path / "kernel.sqlite")
+    assert [r["seed"] for r in kernel] == [r["seed"] for r in python]  # seeds derived the same way
+    assert [r["seating"] for r in kernel] == [r["seating"] for r in python]
+    assert kernel[0]["events"].keys() == python[0]["events"].keys()
+    assert reproducible(kernel) != reproducible(python)  # really played by another engine
+    (pw, pn, pm, pse), (kw, kn, km, kse) = _entry_stats(python), _entry_stats(kernel)
+    (plo, phi), (klo, khi) = wilson_interval(pw, pn), wilson_interval(kw, kn)
+    assert plo <= khi and klo <= phi, ((pw, pn), (kw, kn))
+    assert abs(pm - km) <= 4 * (pse ** 2 + kse ** 2) ** 0.5, (pm, km, pse, kse)
+    with pytest.raises(StudyError, match="another study"), open_results(tmp_path / "python.sqlite",
+                                                                        study_from_dict({**spec, "engine": "kernel"})):
+        pass
+
+
+def test_lab_run_engine_flag(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardtable import kernels
+    from cardtable.cli import app
+
+    cli = CliRunner()
+    refused = cli.invoke(app, ["lab", "run", "--game", "rank", "--engine", "kernel", "-n", "1",
+                               "--out", str(tmp_path / "r.sqlite")])
+    assert refused.exit_code == 2 and "supports lost-cities only, not rank" in refused.output
+    if not kernels.available():
+        pytest.skip("engine 'kernel' needs numba and numpy (pip install 'cardtable[fast]')")
+    out = tmp_path / "k.sqlite"
+    done = cli.invoke(app, ["lab", "run", "--game", "lost-cities", "--agents", "heuristic,random", "-n", "5",
+                            "--engine", "kernel", "--no-report", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    with open_results(out) as store:
+        assert store.study.engine == "kernel" and len(store.rows()) == 5
+
+
+# --- per-game measures from typed events ------------------------------------------------
+
+
+def _played_by_hand(name: str, seed: int, **options: Any) -> tuple[Any, list[Any]]:
+    """A real match of ``name`` played with seeded random moves: its final state and events."""
+    import random
+
+    state = load_game(name, **options).new_state(seed=seed)
+    rng, events = random.Random(seed), []
+    while not state.is_terminal():
+        events.append(state.apply_action(rng.choice(state.legal_actions())))
+    return state, events
+
+
+def test_rank_measures_count_pull_backs_and_anti_rank_from_the_events() -> None:
+    """RG-6: a pull-back is won when the next player can play (the player who played out
+    draws back in) and failed when it cannot (that player is out); RG-8: Anti-Rank."""
+    from cardtable.games.rank import AntiRankDeclared, PlayerOut, PullBack
+    from cardtable.lab.measures import measures_of
+
+    state, events = _played_by_hand("rank", 2, players=3)
+    details = [d for e in events for d in e.details]
+    won = sum(isinstance(d, PullBack) for d in details)
+    failed = sum(isinstance(d, PlayerOut) and d.by is not None for d in details)
+    declared = sum(isinstance(d, AntiRankDeclared) for d in details)
+    assert won and failed and declared  # this match has all three
+    measures = measures_of(state, events)
+    assert (measures["pull_backs_won"], measures["pull_backs_failed"], measures["anti_rank_declarations"]) == \
+        (won, failed, declared)
+
+
+def test_lost_ranks_measures_count_no_winner_tricks_from_the_events() -> None:
+    from cardtable.games.lost_ranks import NoWinnerTrick
+    from cardtable.lab.measures import measures_of
+
+    state, events = _played_by_hand("lost-ranks", 3, players=2)
+    ties = sum(isinstance(d, NoWinnerTrick) for e in events for d in e.details)
+    assert ties  # LR-11 happened in this match
+    assert measures_of(state, events)["no_winner_tricks"] == ties
+
+
+def test_the_rules_in_play_show_the_rank_measures(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from cardtable.lab.report import build_report
+    from cardtable.lab.report_html import render_html
+
+    study = study_from_dict({"game": "rank", "seed": 4, "matches": 4, "options": {"players": 3},
+                             "lineups": [{"agents": ["random", "random", "random"]}]})
+    rows = run_to_rows(study, tmp_path / "rank.sqlite")
+    for row in rows:  # the runner's measures agree with its generic kind counts of the same match
+        assert row["measures"]["pull_backs_won"] == row["events"].get("pull_back", 0)
+        assert row["measures"]["anti_rank_declarations"] == row["events"].get("anti_rank_declared", 0)
+        assert row["measures"]["pull_backs_failed"] <= row["events"].get("player_out", 0)
+    page = Cells()
+    page.feed(render_html(build_report(study, rows)))
+    shown = {label: cells for label, cells in page.rows}
+    for name in ("pull_backs_won", "pull_backs_failed", "anti_rank_declarations"):
+        mean = sum(r["measures"][name] for r in rows) / len(rows)
+        assert float(shown[name][1]["data-value"]) == pytest.approx(mean), name

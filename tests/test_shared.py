@@ -136,6 +136,28 @@ def test_cli_simulate_prints_summary_and_json(tmp_path: Path) -> None:
     assert data["matches"] == 4 and len(data["entries"]) == 2
 
 
+def test_simulate_and_arena_store_lab_results(tmp_path: Path) -> None:
+    """One runner, one results format: both entries write the lab's results file, and
+    the same series resumes from it instead of playing again."""
+    from cardtable.lab.results import open_results
+
+    stored = tmp_path / "series.sqlite"
+    args = ["lost-cities", "-n", "3", "--agents", "heuristic,random", "--rounds", "1", "--results", str(stored)]
+    res = runner.invoke(app, ["simulate", *args])
+    assert res.exit_code == 0, res.output
+    with open_results(stored) as store:
+        rows = store.rows()
+        assert store.study.lineups[0].agents == ("heuristic", "random")
+    assert [r["match_index"] for r in rows] == [0, 1, 2] and all(r["decision_seconds"] for r in rows)
+    res = runner.invoke(app, ["arena", *args, "--json", str(tmp_path / "a.json")])
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "a.json").read_text())
+    # resumed: the stored matches, timings and all, not a replay
+    assert [o["decision_seconds"] for o in data["outcomes"]] == [r["decision_seconds"] for r in rows]
+    res = runner.invoke(app, ["simulate", *args[:-2], "--seed", "9", "--results", str(stored)])
+    assert res.exit_code == 2 and "holds results of another study" in res.output
+
+
 def test_cli_bad_options_are_explained() -> None:
     res = runner.invoke(app, ["simulate", "lost-cities", "--players", "4"])
     assert res.exit_code == 2 and "--players does not apply to lost-cities" in res.output
@@ -180,7 +202,7 @@ def test_series_counts_a_partnership_once() -> None:
 
 
 def test_lost_ranks_partnerships_count_once_in_a_series() -> None:
-    from cardtable.lab.series import run_series
+    from cardtable.lab.runner import run_series
 
     game = load_game("lost-ranks", players=4)
     assert game.teams() == [[0, 2], [1, 3]]  # LR-3: partners sit across

@@ -11,6 +11,7 @@ from typing import Any, Optional
 import typer
 from rich import box
 from rich.console import Console, Group
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -198,6 +199,10 @@ def serve(
         pass
 
 
+SEED_HELP = "The series seed: each match's deal derives from it and the match number."
+RESULTS_HELP = "Also keep every match in this results file (SQLite, as cardtable lab run writes; it resumes a stopped run)."
+
+
 @app.command()
 @with_game_options
 def simulate(
@@ -205,30 +210,53 @@ def simulate(
     games: int = typer.Option(100, "--games", "-n", min=1, metavar="N", help="Number of matches."),
     agents: str = typer.Option("heuristic,random", "--agents", "-a", metavar="AGENTS",
                                help="Comma-separated agents (name or name:key=value:…); seats rotate between matches."),
-    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed of the first match (match i uses seed+i)."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help=SEED_HELP),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Matches played at a time (worker processes)."),
     game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
     json_out: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Also write the summary (and every match) as JSON."),
+    results: Optional[Path] = typer.Option(None, "--results", metavar="FILE", help=RESULTS_HELP),
 ) -> None:
     """Play many matches between agents and print their win rates.
 
     Prints win and loss rates with 95 % intervals, mean returns and scores, the seat
-    advantage and decision times.  (cardtable arena also saves every result as JSON.)
+    advantage and decision times.  The same as cardtable arena, which always saves the
+    JSON; both play a one-cell study with the lab's runner (cardtable lab run).
     """
-    from cardtable.lab.series import run_series
+    _, _, summary = play_series(game_name, game_options, agents, games=games, seed=seed, jobs=jobs, results=results)
+    if json_out is not None:
+        write_json(json_out, summary.as_dict(outcomes=True), "Summary written to")
+
+
+def play_series(game_name: str, game_options: dict[str, Any], agents: str, *, games: int, seed: int, jobs: int,
+                results: Path | None) -> tuple[Game, list[str], Any]:
+    """What ``simulate`` and ``arena`` share: check the game and agents, play their one-cell
+    study (:func:`cardtable.lab.runner.run_series`) under a progress bar and print the
+    summary tables; the game, the entries and the summary."""
+    from cardtable.lab.runner import run_series
+    from cardtable.lab.study import StudyError
 
     game = build_game(game_name, game_options)
     entries = check_entries(agents, game)
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
-        task = progress.add_task(f"{game.title}: {' vs '.join(entries)}", total=games)
-        summary = run_series(game, entries, games=games, seed=seed, jobs=jobs,
-                             on_match=lambda _: progress.advance(task))
+    if results is not None:
+        results.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
+            task = progress.add_task(escape(f"{game.title}: {' vs '.join(entries)}"), total=games)
+            summary = run_series(game, entries, games=games, seed=seed, jobs=jobs, results=results,
+                                 on_match=lambda _: progress.advance(task))
+    except StudyError as err:  # e.g. --results names a file of another study
+        raise fail(escape(str(err))) from None
     console.print(summary_tables(summary, times=True))
-    if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(summary.as_dict(outcomes=True), indent=1) + "\n", encoding="utf-8")
-        print_path("Summary written to", json_out)
+    if results is not None:
+        print_path("Matches stored in", results)
+    return game, entries, summary
+
+
+def write_json(path: Path, data: Any, message: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    print_path(message, path)
 
 
 def _interval(rate: float, bounds: list[float]) -> str:

@@ -4,6 +4,7 @@
 
     cardtable lab run examples/studies/lost-ranks-force-strength.toml --jobs 2
     cardtable lab run --game lost-cities --vary 'colors=[5, 6]' --agents heuristic,heuristic --matches 200
+    cardtable lab run --game lost-cities --agents heuristic,random --matches 5000 --engine kernel
     cardtable lab report results/lost-ranks-force-strength.sqlite --pdf
     cardtable lab export results/lost-ranks-force-strength.sqlite --parquet matches.parquet
 
@@ -33,14 +34,15 @@ class RateColumn(ProgressColumn):
 
 
 def _study_from_options(study_file: Optional[Path], game: Optional[str], option: list[str], vary: list[str],
-                        agents: list[str], matches: Optional[int], seed: Optional[int], title: Optional[str]) -> Any:
+                        agents: list[str], matches: Optional[int], seed: Optional[int], title: Optional[str],
+                        engine: Optional[str] = None) -> Any:
     from cardtable.lab.study import StudyError, load_study, parse_value, study_from_dict
 
     if study_file is not None:
         if game or option or vary or agents:
             raise StudyError("give a study file or --game/--option/--vary/--agents, not both")
         study = load_study(study_file)
-        if matches is None and seed is None and title is None:
+        if matches is None and seed is None and title is None and engine is None:
             return study
         data: dict[str, Any] = study.as_dict()
     else:
@@ -55,7 +57,7 @@ def _study_from_options(study_file: Optional[Path], game: Optional[str], option:
                 if not eq or not name.strip():
                     raise StudyError(f"{flag} {pair!r} is not KEY=VALUE (e.g. {flag} players=2)")
                 data[key][name.strip()] = parse_value(text.strip(), f"{flag} {name.strip()}")
-    given: dict[str, Any] = {"matches": matches, "seed": seed, "title": title}
+    given: dict[str, Any] = {"matches": matches, "seed": seed, "title": title, "engine": engine}
     data.update({k: v for k, v in given.items() if v is not None})
     return study_from_dict(data)
 
@@ -70,6 +72,8 @@ def run_command(
     matches: Optional[int] = typer.Option(None, "--matches", "-n", min=1, help="Matches per cell."),
     seed: Optional[int] = typer.Option(None, "--seed", help="The study seed."),
     title: Optional[str] = typer.Option(None, "--title", help="The question the study asks."),
+    engine: Optional[str] = typer.Option(None, "--engine", metavar="python|kernel",
+                                         help="Who plays the matches: python (the default) or kernel (compiled; Lost Cities, random and heuristic seats; needs numba)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results file (SQLite; default results/<study>.sqlite)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (local processes)."),
     ray: bool = typer.Option(False, "--ray", help="Play on Ray (a local instance, or --ray-address)."),
@@ -84,7 +88,7 @@ def run_command(
     from cardtable.lab.study import StudyError
 
     try:
-        study = _study_from_options(study_file, game, option, vary, agents, matches, seed, title)
+        study = _study_from_options(study_file, game, option, vary, agents, matches, seed, title, engine)
         path = out or Path("results") / f"{study_file.stem if study_file else study.game}.sqlite"
         path.parent.mkdir(parents=True, exist_ok=True)
         with open_results(path, study) as store:

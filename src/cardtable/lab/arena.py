@@ -6,7 +6,9 @@
     cardtable arena rank --players 4 --agents hard,heuristic,heuristic,heuristic --games 400
     cardtable arena lost-ranks --agents "ismcts:iterations=300,heuristic" --games 100
 
-Seats rotate between matches exactly as in ``cardtable simulate``
+A thin entry to the lab's runner, sharing all its code with ``cardtable simulate``
+(:func:`cardtable.cli.play_series`, which plays the one-cell study of
+:func:`cardtable.lab.runner.run_series`).  Seats rotate between matches
 (:func:`cardtable.lab.series.seating_for`: with two entries in a four-seat
 partnership game the entries form the two partnerships).  An agent entry is a
 registry name, optionally with options: ``name:key=value:key=value`` (e.g.
@@ -23,7 +25,6 @@ processes.
 from __future__ import annotations
 
 import datetime as _dt
-import json
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -32,7 +33,6 @@ import typer
 
 from cardtable.agents import parse_agent_spec
 from cardtable.gameflags import game_argument, given_options, with_game_options
-from cardtable.lab.series import run_series
 
 parse_entry = parse_agent_spec
 """The agent-entry syntax (``name:key=value:…``), kept under the arena's old name."""
@@ -49,40 +49,31 @@ def arena_command(
                                help="Comma-separated agent entries, e.g. hard,heuristic or 'ismcts:iterations=500,heuristic'."),
     games: int = typer.Option(20, "--games", "-n", min=1, metavar="N", help="Number of matches."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Matches played at a time (worker processes)."),
-    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed of the first match (match i uses seed+i)."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="The series seed: each match's deal derives from it and the match number."),
     json_out: Optional[Path] = typer.Option(None, "--json", metavar="FILE", help="Where to save the results (default: a new file in ./arena-results/)."),
+    results: Optional[Path] = typer.Option(None, "--results", metavar="FILE",
+                                           help="Also keep every match in this results file (SQLite, as cardtable lab run writes; it resumes a stopped run)."),
     game_options: dict[str, Any] = {},  # noqa: B006 - replaced by one flag per game option
 ) -> None:
     """Play agents against each other and save the results as JSON.
 
     Seats rotate between matches; prints win and loss rates with 95 % intervals, mean
-    scores and decision times.
+    scores and decision times (as cardtable simulate, which shares this code).
     """
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from cardtable.cli import play_series, write_json
 
-    from cardtable.cli import build_game, check_entries, console, err_console, fail, print_path, summary_tables
-
-    game = build_game(game_name, game_options)
-    entries = check_entries(agents, game)
     started = time.time()
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
-        task = progress.add_task(f"{game.title}: {' vs '.join(entries)}", total=games)
-        summary = run_series(game, entries, games=games, seed=seed, jobs=jobs,
-                             on_match=lambda _: progress.advance(task))
-    console.print(summary_tables(summary, times=True))
+    game, entries, summary = play_series(game_name, game_options, agents, games=games, seed=seed, jobs=jobs,
+                                         results=results)
     data = summary.as_dict(outcomes=True)
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = json_out or Path("arena-results") / f"{game.name}-{stamp}.json"
     data["command"] = {
         "game": game.name, "agents": entries, "games": games, "seed": seed, "jobs": jobs,
         "options": given_options(game.info, game_options),
     }
     data["started"] = _dt.datetime.fromtimestamp(started).isoformat(timespec="seconds")
     data["wall_seconds"] = round(time.time() - started, 1)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    print_path("Results written to", path)
+    stamp = _dt.datetime.fromtimestamp(started).strftime("%Y%m%d-%H%M%S")
+    write_json(json_out or Path("arena-results") / f"{game.name}-{stamp}.json", data, "Results written to")
 
 
 def main() -> None:  # pragma: no cover - ``python -m cardtable.lab.arena``

@@ -7,8 +7,9 @@ Two sources, one row per match:
   ``"no_winner_trick"`` or ``"pull_back"``).  :func:`count_event_kinds` counts them
   generically, so a kind a game starts emitting shows up in the lab without a change
   here.
-* **Per-game measures** — where a rule shows in the final state rather than in one
-  event.  The whole per-game table is :data:`GAME_MEASURES`:
+* **Per-game measures** — where a rule shows in the final state
+  (:data:`GAME_MEASURES`), or in events read together (:data:`EVENT_MEASURES`: a
+  failed pull-back is a ``player_out`` *with* a puller).  The whole per-game table:
 
   ============  =====================================================================
   game          measures (per match)
@@ -17,9 +18,12 @@ Two sources, one row per match:
                 (expeditions of 8+ cards, LC-6); ``wagers_played`` (the LC-5
                 stalling safeguard shows once its typed event lands)
   lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
-                ``draw`` (1 if drawn); ``red_army_won``, ``black_army_won`` (sides)
-  rank          none: who is left in Rank is the headline outcome, pull-backs and
-                Anti-Rank declarations are typed events
+                ``draw`` (1 if drawn); ``red_army_won``, ``black_army_won`` (sides);
+                ``no_winner_tricks`` (tricks nobody won, LR-11)
+  rank          ``pull_backs_won`` (the next player could play: the one who played
+                out draws back in, RG-6), ``pull_backs_failed`` (it could not: that
+                player is out), ``anti_rank_declarations`` (RG-8); who is left in
+                Rank is the headline outcome
   ============  =====================================================================
 
 :data:`HEADLINE` names each game's headline outcome: Lost Cities and Lost Ranks are
@@ -29,10 +33,10 @@ won; in Ранг nobody wins — one player is *left in Rank* (a loss) and the r
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from cardtable.protocol import State
+from cardtable.protocol import Event, State
 
 Measures = dict[str, float]
 
@@ -86,6 +90,24 @@ GAME_MEASURES: dict[str, Callable[[State], Measures]] = {
     "lost-ranks": _lost_ranks,
 }
 
+def _rank_events(details: Sequence[Any]) -> Measures:
+    return {
+        "pull_backs_won": float(sum(1 for d in details if d.kind == "pull_back")),
+        "pull_backs_failed": float(sum(1 for d in details if d.kind == "player_out" and d.by is not None)),
+        "anti_rank_declarations": float(sum(1 for d in details if d.kind == "anti_rank_declared")),
+    }
+
+
+def _lost_ranks_events(details: Sequence[Any]) -> Measures:
+    return {"no_winner_tricks": float(sum(1 for d in details if d.kind == "no_winner_trick"))}
+
+
+EVENT_MEASURES: dict[str, Callable[[Sequence[Any]], Measures]] = {
+    "rank": _rank_events,
+    "lost-ranks": _lost_ranks_events,
+}
+"""Game → measures read from a match's typed event details, in order."""
+
 SIDES: dict[str, dict[str, str]] = {
     "lost-ranks": {"red_army_won": "the red army", "black_army_won": "the black army"},
 }
@@ -100,10 +122,15 @@ HEADLINE: dict[str, tuple[str, str]] = {
 """Game → (which outcome the headline rate counts, how to say it)."""
 
 
-def measures_of(state: State) -> Measures:
-    """The per-game measures of a finished match (none for a game not in the table)."""
+def measures_of(state: State, events: Iterable[Event] = ()) -> Measures:
+    """The per-game measures of a finished match whose events were ``events`` (none for a
+    game not in the tables)."""
     measure = GAME_MEASURES.get(state.game.name)
-    return measure(state) if measure is not None else {}
+    from_events = EVENT_MEASURES.get(state.game.name)
+    out = measure(state) if measure is not None else {}
+    if from_events is not None:
+        out.update(from_events([d for event in events for d in getattr(event, "details", ())]))
+    return out
 
 
 def headline_of(game_name: str) -> tuple[str, str]:

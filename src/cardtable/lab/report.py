@@ -176,8 +176,7 @@ def _entry_rates(study: Study, cell: Cell, rows: Sequence[Row], outcome: str, fa
     if len(set(cell.lineup.agents)) < 2:
         return []
     game = study.game_for(cell)
-    outcomes = [MatchOutcome(r["seed"], r["seating"], r["returns"], r["scores"], r["actions"],
-                             [[] for _ in r["seating"]]) for r in rows]
+    outcomes = [MatchOutcome.from_row(r) for r in rows]
     summary = SeriesSummary(study.game, game.config_dict(), list(cell.lineup.agents), game.teams(), outcomes)
     return [_rate(e.label, e.wins if outcome == "win" else e.losses, e.results, fair) for e in summary.per_entry()]
 

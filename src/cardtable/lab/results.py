@@ -23,6 +23,7 @@ actions, rounds     length in actions (moves) and rounds
 measures, events    the game's derived measures and typed-event counts (JSON objects)
 decisions           decisions with a choice, all seats
 think_seconds       thinking time per seat (JSON) — a timing column
+decision_seconds    every timed decision's seconds, per seat (JSON) — a timing column
 wall_seconds        the match's wall time — a timing column
 ==================  ==============================================================
 
@@ -41,12 +42,14 @@ from typing import Any
 
 from cardtable.lab.study import Study, StudyError, study_from_dict
 
-JSON_COLUMNS = ("variant", "agents", "seating", "returns", "scores", "measures", "events", "think_seconds")
+JSON_COLUMNS = ("variant", "agents", "seating", "returns", "scores", "measures", "events", "think_seconds",
+                "decision_seconds")
 COLUMNS = ("cell", "cell_key", "variant", "agents", "seating_rule", "match_index", "seed", "seating", "returns",
-           "scores", "actions", "rounds", "measures", "events", "decisions", "think_seconds", "wall_seconds")
-TIMING_COLUMNS = ("think_seconds", "wall_seconds")
+           "scores", "actions", "rounds", "measures", "events", "decisions", "think_seconds", "decision_seconds",
+           "wall_seconds")
+TIMING_COLUMNS = ("think_seconds", "decision_seconds", "wall_seconds")
 """Columns that depend on the machine; every other column is reproducible from the study."""
-_SAME_STUDY = ("game", "seed", "options", "variants", "lineups")
+_SAME_STUDY = ("game", "seed", "engine", "options", "variants", "lineups")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS study (id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL);
@@ -55,7 +58,7 @@ CREATE TABLE IF NOT EXISTS matches (
     seating_rule TEXT NOT NULL, match_index INTEGER NOT NULL, seed INTEGER NOT NULL, seating TEXT NOT NULL,
     returns TEXT NOT NULL, scores TEXT NOT NULL, actions INTEGER NOT NULL, rounds INTEGER NOT NULL,
     measures TEXT NOT NULL, events TEXT NOT NULL, decisions INTEGER NOT NULL, think_seconds TEXT NOT NULL,
-    wall_seconds REAL NOT NULL,
+    decision_seconds TEXT NOT NULL DEFAULT '[]', wall_seconds REAL NOT NULL,
     PRIMARY KEY (cell_key, match_index)
 );
 """
@@ -75,6 +78,7 @@ class ResultsStore:
         try:
             self._db = sqlite3.connect(path)
             self._db.executescript(_SCHEMA)
+            self._add_missing_columns()
             stored = self._db.execute("SELECT data FROM study").fetchone()
         except sqlite3.DatabaseError as err:
             raise StudyError(f"{path} is not a results file of cardtable lab: {err}") from None
@@ -91,6 +95,13 @@ class ResultsStore:
             self.study = study
             with self._db:
                 self._db.execute("UPDATE study SET data = ? WHERE id = 1", (json.dumps(study.as_dict()),))
+
+    def _add_missing_columns(self) -> None:
+        """A file written before ``decision_seconds`` existed gains it (empty for old rows)."""
+        present = {name for _, name, *_ in self._db.execute("PRAGMA table_info(matches)")}
+        if "decision_seconds" not in present:
+            with self._db:
+                self._db.execute("ALTER TABLE matches ADD COLUMN decision_seconds TEXT NOT NULL DEFAULT '[]'")
 
     def _check_same(self, study: Study) -> None:
         old, new = self.study.as_dict(), study.as_dict()

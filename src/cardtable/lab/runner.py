@@ -1,7 +1,7 @@
 """Play a study: every cell's missing matches, on one process, many, or a Ray cluster.
 
-One runner behind ``cardtable lab run`` (and the place ``simulate``/``arena`` are to
-become thin entries to).  A match is a :class:`MatchTask` — plain data: the game and
+One runner behind ``cardtable lab run``, ``cardtable simulate`` and ``cardtable arena``
+(those two play a one-cell study: :func:`run_series`).  A match is a :class:`MatchTask` — plain data: the game and
 its options, the lineup, the seating and the deal seed from
 :func:`cardtable.lab.study.match_seed` — so where it is played does not change what
 is played: ``jobs=1``, ``jobs=2`` and Ray give the same rows but for the timing
@@ -12,14 +12,17 @@ the matches the results file lacks.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from cardtable.lab.results import ResultsStore, Row
-from cardtable.lab.series import play_match, seating_for
-from cardtable.lab.study import Study, match_seed
+from cardtable.lab.engines import kernel_row
+from cardtable.lab.results import ResultsStore, Row, open_results
+from cardtable.lab.series import MatchOutcome, SeriesSummary, play_match, seating_for
+from cardtable.lab.study import Study, match_seed, study_from_dict
+from cardtable.protocol import Game
 from cardtable.registry import load_game
 
 
@@ -37,6 +40,7 @@ class MatchTask:
     seating_rule: str
     match_index: int
     seed: int
+    engine: str = "python"
 
 
 def pending_tasks(study: Study, done: set[tuple[str, int]]) -> list[MatchTask]:
@@ -50,15 +54,18 @@ def pending_tasks(study: Study, done: set[tuple[str, int]]) -> list[MatchTask]:
                 continue
             tasks.append(MatchTask(cell.index, cell.key, cell.variant, {**study.options, **cell.variant},
                                    study.game, cell.lineup.agents, cell.lineup.seating, index,
-                                   match_seed(study.seed, cell.key, index)))
+                                   match_seed(study.seed, cell.key, index), study.engine))
     return tasks
 
 
 def play_task(task: MatchTask) -> Row:
-    """Play one match and return its results row (see :mod:`cardtable.lab.results`)."""
+    """Play one match and return its results row (see :mod:`cardtable.lab.results`), on
+    the task's engine (:mod:`cardtable.lab.engines`)."""
     game = load_game(task.game, **task.options)
     rotation = task.match_index if task.seating_rule == "rotate" else 0
     seating = seating_for(rotation, game.num_players, len(task.agents))
+    if task.engine == "kernel":
+        return kernel_row(task, game, seating)
     started = time.perf_counter()
     outcome = play_match(game, task.agents, seed=task.seed, seating=seating)
     return {
@@ -69,6 +76,7 @@ def play_task(task: MatchTask) -> Row:
         "measures": outcome.measures, "events": outcome.events,
         "decisions": sum(len(t) for t in outcome.decision_seconds),
         "think_seconds": [round(s, 6) for s in outcome.think_seconds],
+        "decision_seconds": [[round(s, 6) for s in seat] for seat in outcome.decision_seconds],
         "wall_seconds": round(time.perf_counter() - started, 6),
     }
 
@@ -98,6 +106,29 @@ def run_study(study: Study, store: ResultsStore, *, jobs: int = 1, ray_address: 
         if callable(close):
             close()
     return played
+
+
+def one_cell_study(game: Game, entries: Sequence[str], *, matches: int, seed: int = 0) -> Study:
+    """The study of ``entries`` (seats rotating, :func:`~cardtable.lab.series.seating_for`)
+    playing ``matches`` matches of ``game`` as configured; checked like a study file."""
+    return study_from_dict({"game": game.name, "title": f"{game.title}: {' vs '.join(entries)}", "seed": seed,
+                            "matches": matches, "options": game.config_dict(),
+                            "lineups": [{"agents": list(entries), "seating": "rotate"}]})
+
+
+def run_series(game: Game, entries: Sequence[str], *, games: int, seed: int = 0, jobs: int = 1,
+               results: Path | None = None, on_match: Callable[[MatchOutcome], None] | None = None) -> SeriesSummary:
+    """Play the one-cell study of ``entries`` (:func:`one_cell_study`) with :func:`run_study`
+    and summarise it.  ``results``: the results file to keep (resumed if it holds this
+    study; default: kept in memory only).  Unknown agents or options fail before any
+    match with a :class:`~cardtable.lab.study.StudyError`."""
+    study = one_cell_study(game, entries, matches=games, seed=seed)
+    notify = None if on_match is None else (lambda row: on_match(MatchOutcome.from_row(row)))
+    with open_results(results or Path(":memory:"), study) as store:
+        run_study(study, store, jobs=jobs, on_row=notify)
+        rows = store.rows()
+    return SeriesSummary(game.name, game.config_dict(), list(entries), game.teams(),
+                         [MatchOutcome.from_row(r) for r in rows])
 
 
 def _on_processes(tasks: Iterable[MatchTask], jobs: int) -> Iterator[Row]:

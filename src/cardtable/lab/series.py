@@ -1,4 +1,7 @@
-"""Series of matches between agents, seats rotated, and their summary.
+"""One match between agents, the seats' rotation, and the summary of a series.
+
+A series is one cell of a study (:func:`cardtable.lab.runner.run_series` plays it with
+the lab's runner); this module plays a match and summarises finished ones.
 
 ``entries`` are agent specs (``"heuristic"``, ``"ismcts:iterations=300"``, see
 :func:`cardtable.agents.parse_agent_spec`).  In match ``i`` seat ``s`` is played
@@ -14,17 +17,14 @@ intervals have the right width.  In games without partners a team is a seat.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cardtable.agents import Observation, check_agent_spec, make_agent
+from cardtable.agents import Observation, make_agent
 from cardtable.lab.measures import count_event_kinds, measures_of
 from cardtable.lab.stats import mean, time_summary, wilson_interval
-from cardtable.protocol import Game
-from cardtable.registry import load_game
+from cardtable.protocol import Event, Game
 
 
 @dataclass
@@ -48,6 +48,12 @@ class MatchOutcome:
     def think_seconds(self) -> list[float]:
         return [sum(times) for times in self.decision_seconds]
 
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> MatchOutcome:
+        """The outcome stored as a results row (:mod:`cardtable.lab.results`)."""
+        return cls(row["seed"], row["seating"], row["returns"], row["scores"], row["actions"],
+                   row.get("decision_seconds") or [[] for _ in row["seating"]], row["events"], row["measures"])
+
 
 def seating_for(match_index: int, num_players: int, num_entries: int) -> list[int]:
     """Which entry sits in each seat for match ``match_index``.
@@ -69,7 +75,7 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
     state = game.new_state(seed=seed)
     times: list[list[float]] = [[] for _ in range(game.num_players)]
     clock = time.perf_counter
-    kinds: Counter[str] = Counter()
+    events: list[Event] = []
     try:
         while not state.is_terminal():
             seat = state.current_player()
@@ -80,7 +86,7 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
                 start = clock()
                 action = agents[seat].act(Observation(game, seat, state.view(seat), tuple(legal), state))
                 times[seat].append(clock() - start)
-            kinds.update(count_event_kinds([state.apply_action(action)]))
+            events.append(state.apply_action(action))
     finally:
         for agent in agents:
             close = getattr(agent, "close", None)
@@ -88,7 +94,7 @@ def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: in
                 close()
     scores = list(state.result().get("scores", []))
     return MatchOutcome(seed, seating, list(state.returns()), scores, len(state.history), times,
-                        dict(kinds), measures_of(state))
+                        dict(count_event_kinds(events)), measures_of(state, events))
 
 
 @dataclass
@@ -197,41 +203,3 @@ def _labels(agents: Sequence[str]) -> list[str]:
         else:
             out.append(a)
     return out
-
-
-def _play_in_worker(name: str, config: dict[str, Any], entries: list[str], seed: int, index: int) -> MatchOutcome:
-    return play_match(load_game(name, **config), entries, seed=seed, match_index=index)
-
-
-def run_series(
-    game: Game,
-    entries: Sequence[str],
-    *,
-    games: int,
-    seed: int = 0,
-    jobs: int = 1,
-    on_match: Callable[[MatchOutcome], None] | None = None,
-) -> SeriesSummary:
-    """Play ``games`` matches (seeds ``seed, seed+1, …``, seats rotated), ``jobs`` at a
-    time in worker processes.  Unknown agents or options fail before any match."""
-    if len(entries) > game.num_players:
-        raise ValueError(f"{len(entries)} agents for {game.num_players} seats: give at most {game.num_players}")
-    for entry in entries:
-        check_agent_spec(entry, game)
-        make_agent(entry, game, seed=0)
-    outcomes: dict[int, MatchOutcome] = {}
-    if jobs <= 1:
-        for i in range(games):
-            outcomes[i] = play_match(game, entries, seed=seed + i, match_index=i)
-            if on_match is not None:
-                on_match(outcomes[i])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_play_in_worker, game.name, game.config_dict(), list(entries), seed + i, i): i
-                       for i in range(games)}
-            for future in as_completed(futures):
-                outcomes[futures[future]] = future.result()
-                if on_match is not None:
-                    on_match(outcomes[futures[future]])
-    return SeriesSummary(game.name, game.config_dict(), list(entries), game.teams(),
-                         [outcomes[i] for i in range(games)])

@@ -7,6 +7,7 @@ A study is a small TOML file (read with the standard library's :mod:`tomllib`)::
     seed = 2026
     matches = 300                  # per cell
     human_seconds_per_move = 4     # for "minutes at a human pace" (default 4)
+    engine = "python"              # or "kernel": compiled play-outs (cardtable.lab.engines)
 
     [options]                      # the same in every cell
     players = 4
@@ -38,10 +39,11 @@ from pathlib import Path
 from typing import Any
 
 from cardtable.agents import check_agent_spec, make_agent
+from cardtable.lab.engines import ENGINES, check_kernel
 from cardtable.protocol import JSON, Game
 from cardtable.registry import game_names, load_game
 
-FIELDS = ("title", "game", "seed", "matches", "human_seconds_per_move", "options", "variants", "lineups")
+FIELDS = ("title", "game", "seed", "matches", "human_seconds_per_move", "engine", "options", "variants", "lineups")
 SEATINGS = ("rotate", "fixed")
 
 
@@ -96,6 +98,8 @@ class Study:
     variants: dict[str, list[JSON]] = field(default_factory=dict)
     lineups: tuple[Lineup, ...] = (Lineup(("heuristic", "heuristic")),)
     human_seconds_per_move: float = 4.0
+    engine: str = "python"
+    """Who plays the matches (:mod:`cardtable.lab.engines`)."""
 
     def cells(self) -> list[Cell]:
         """Every variant × lineup, variants in grid order (the first is the base)."""
@@ -110,7 +114,8 @@ class Study:
     def as_dict(self) -> dict[str, JSON]:
         """The study as plain data (stored with the results; :func:`study_from_dict` reads it)."""
         return {"title": self.title, "game": self.game, "seed": self.seed, "matches": self.matches,
-                "human_seconds_per_move": self.human_seconds_per_move, "options": self.options,
+                "human_seconds_per_move": self.human_seconds_per_move, "engine": self.engine,
+                "options": self.options,
                 "variants": self.variants,
                 "lineups": [{"agents": list(x.agents), "seating": x.seating} for x in self.lineups]}
 
@@ -161,6 +166,7 @@ def study_from_dict(data: dict[str, Any]) -> Study:
         variants=_grid(data.get("variants", {})),
         lineups=_lineups(data.get("lineups", [{"agents": ["heuristic", "heuristic"]}])),
         human_seconds_per_move=_positive_number(data.get("human_seconds_per_move", 4.0), "human_seconds_per_move"),
+        engine=_engine(data.get("engine", "python")),
     )
     _check_runs(study)
     return study
@@ -196,6 +202,17 @@ def _check_runs(study: Study) -> None:
                 make_agent(spec, game, seed=0)
             except (ValueError, TypeError) as err:
                 raise StudyError(f"lineups: agent {spec!r}: {err}") from None
+        if study.engine == "kernel":
+            try:
+                check_kernel(game, agents)
+            except ValueError as err:
+                raise StudyError(f"field 'engine': {err}") from None
+
+
+def _engine(raw: Any) -> str:
+    if raw not in ENGINES:
+        raise StudyError(f"field 'engine' must be one of {', '.join(ENGINES)}, not {raw!r}")
+    return str(raw)
 
 
 def _lineups(raw: Any) -> tuple[Lineup, ...]:

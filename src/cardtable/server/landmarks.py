@@ -6,7 +6,7 @@
     cardtable ratings rank -p 4 --games 6 --jobs 2
     cardtable ratings lost-cities --iterations 0 --db cardtable.db   # the levels' own clocks
 
-Every pair of levels plays a short series (:func:`cardtable.lab.series.run_series`,
+Every pair of levels plays a short series (:func:`cardtable.lab.runner.run_series`,
 seats rotated); the matches are then rated in order with the server's model
 (:func:`cardtable.server.ratings.rate`, the same teams and ranks as a rated match),
 and each level's rating is printed on the display scale with its ±2σ interval: the
@@ -30,7 +30,8 @@ import typer
 from sqlalchemy import Connection, create_engine
 
 from cardtable.gameflags import game_argument, with_game_options
-from cardtable.lab.series import MatchOutcome, run_series
+from cardtable.lab.runner import run_series
+from cardtable.lab.series import MatchOutcome
 from cardtable.protocol import Game
 from cardtable.server import ratings
 from cardtable.server.store import metadata, ratings_table, rating_history_table
