@@ -28,7 +28,6 @@ NOT_YET_SPLIT = {
     "cardtable/console/lost_ranks.py: render",
     "cardtable/console/rank.py: render",
     "cardtable/games/lost_cities.py: apply_action",
-    "cardtable/games/lost_ranks.py: apply_action",
     "cardtable/games/lost_ranks.py: _view",
     "cardtable/games/rank.py: _derive",
     "cardtable/games/rank.py: apply_action",

@@ -1,0 +1,76 @@
+"""The engines' fast paths against their general rule paths, on many random positions.
+
+The play-outs of the search run through hand-tuned code: per-kind apply paths that
+precompute the next state's legal actions (as a tuple or a mask), and lookup tables in
+``legal_actions``.  Each engine also has a general path that derives the same from the
+rules alone; here both are run on every legal action of every position of random
+matches, and must give the same event, the same state and the same legal actions.
+
+* **Lost Ranks**: ``apply_action``'s fast paths (a hand card, a drawn card, a trick
+  that ends inside a round) against ``_apply_any``, the general path that also takes a
+  round's last play (LR-8 … LR-14), and the precomputed legal actions (``_la``, ``_lm``
+  and the byte tables) against ``_legal_mask`` (LR-8, LR-9, LR-13, LR-14).  The draw of
+  two phantom cards (LR-14) has only one path and is checked by its rulings' tests;
+  undoing either path must restore the position.
+* **Lost Cities**, **Ранг** and Lost Ranks: ``legal_actions`` (tables, caches) against
+  the refusal rules of ``why_illegal`` over the whole action space: the conformance
+  check (``tests/conformance.py``) does that on every position of its play-outs.
+
+This file reaches into private members on purpose: the general path is an internal
+of the engine, and this test is what keeps the two from drifting apart.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from cardtable.games.lost_ranks import DRAW, LostRanks, LostRanksState, _action_list
+
+
+def _position(state: LostRanksState) -> tuple[Any, ...]:
+    """Everything a Lost Ranks state is, but its undo stack and its cached legal actions."""
+    return state._snapshot(), tuple(state.history)
+
+
+def _general_legal(state: LostRanksState) -> list[int]:
+    return sorted(_action_list(state._legal_mask(), state._led))
+
+
+def _check_position(state: LostRanksState) -> int:
+    """Apply every legal action of ``state`` through both paths; the number checked."""
+    legal = state.legal_actions()
+    assert sorted(legal) == _general_legal(state)
+    before = _position(state)
+    checked = 0
+    for action in legal:
+        if action == DRAW and len(state.phantom_cards(state.current_player())) >= 2:
+            continue  # drawing two has only the fast path
+        fast, general = state.clone(), state.clone()
+        fast_event = fast.apply_action(action)
+        general_event = general._apply_any(action)
+        assert fast_event == general_event, (state.history, action)
+        assert _position(fast) == _position(general), (state.history, action)
+        assert fast.legal_actions() == general.legal_actions() == _general_legal(fast), (state.history, action)
+        for copy in (fast, general):
+            copy.undo_action()
+            assert _position(copy) == before, (state.history, action)
+        checked += 1
+    return checked
+
+
+@pytest.mark.parametrize("options", [
+    {"players": 4}, {"players": 2}, {"players": 4, "force_strength": True}, {"players": 2, "longer_game": True},
+])
+def test_lost_ranks_fast_paths_match_the_general_path(options: dict[str, Any]) -> None:
+    game = LostRanks(**options)
+    rng = random.Random(13)
+    checked = 0
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal():
+            checked += _check_position(state)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 1000
