@@ -27,7 +27,6 @@ NOT_YET_SPLIT = {
     "cardtable/agents/search.py: _ismcts",
     "cardtable/console/lost_ranks.py: render",
     "cardtable/console/rank.py: render",
-    "cardtable/games/lost_cities.py: apply_action",
     "cardtable/games/lost_ranks.py: _view",
     "cardtable/games/rank.py: _derive",
     "cardtable/games/rank.py: apply_action",
