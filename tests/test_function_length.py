@@ -28,8 +28,6 @@ NOT_YET_SPLIT = {
     "cardtable/console/lost_ranks.py: render",
     "cardtable/console/rank.py: render",
     "cardtable/games/lost_ranks.py: _view",
-    "cardtable/games/rank.py: _derive",
-    "cardtable/games/rank.py: apply_action",
     "cardtable/rl/lost_ranks.py: _observation",
     "cardtable/server/app.py: create_app",
     "cardtable/server/app.py: new_match",
