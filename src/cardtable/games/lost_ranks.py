@@ -1626,9 +1626,6 @@ class LostRanksState(State):
         armies = self._armies
         totals = self._totals
         over = self._outcome >= 0
-        trick_cards = 0
-        for _, c, _ in self._trick:
-            trick_cards |= 1 << c
         if over:
             phase = "over"
         elif self._pending:
@@ -1682,28 +1679,32 @@ class LostRanksState(State):
             "log": [self._log_entry(e) for e in self._log],
         }
         if self._two:
-            phantoms: list[JSON] = []
-            face_up: list[JSON] = []
-            for q in range(n):
-                ph = self._phantoms[q]
-                down = self._down[q]
-                phantoms.append([FRENCH_NAMES[c] if q == player or i >= down else None for i, c in enumerate(ph)])
-                face_up.append([i >= down for i in range(len(ph))])
-            v["phantoms"] = phantoms
-            v["phantom_face_up"] = face_up
-            v["phantom_sizes"] = [len(ph) for ph in self._phantoms]
-            v["drawn"] = None
-            if self._pending:
-                q = self._to_move
-                v["drawn"] = {
-                    "player": q,
-                    "cards": [
-                        FRENCH_NAMES[c] if q == player or pub else None
-                        for c, pub in zip(self._pending, self._pending_pub)
-                    ],
-                    "face_up": list(self._pending_pub),
-                }
+            v.update(self._phantom_view(player))
         return v
+
+    def _phantom_view(self, player: int | None) -> dict[str, JSON]:
+        """Command of Two's part of the view: the phantom decks and the drawn pair (LR-13,
+        LR-14); ``player`` sees its own face-down cards, nobody sees another's (LR-20)."""
+        phantoms: list[JSON] = []
+        face_up: list[JSON] = []
+        for q in range(self._n):
+            ph = self._phantoms[q]
+            down = self._down[q]
+            phantoms.append([FRENCH_NAMES[c] if q == player or i >= down else None for i, c in enumerate(ph)])
+            face_up.append([i >= down for i in range(len(ph))])
+        drawn: JSON = None
+        if self._pending:
+            q = self._to_move
+            drawn = {
+                "player": q,
+                "cards": [
+                    FRENCH_NAMES[c] if q == player or pub else None
+                    for c, pub in zip(self._pending, self._pending_pub)
+                ],
+                "face_up": list(self._pending_pub),
+            }
+        return {"phantoms": phantoms, "phantom_face_up": face_up,
+                "phantom_sizes": [len(ph) for ph in self._phantoms], "drawn": drawn}
 
     @staticmethod
     def _log_entry(e: tuple[int, ...]) -> dict[str, JSON]:
