@@ -27,7 +27,6 @@ NOT_YET_SPLIT = {
     "cardtable/agents/search.py: _ismcts",
     "cardtable/console/lost_ranks.py: render",
     "cardtable/console/rank.py: render",
-    "cardtable/rl/lost_ranks.py: _observation",
     "cardtable/server/app.py: create_app",
     "cardtable/server/app.py: new_match",
 }
