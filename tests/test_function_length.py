@@ -25,8 +25,6 @@ MARKER = "# whole:"
 NOT_YET_SPLIT = {
     "cardtable/agents/search.py: _pimc",
     "cardtable/agents/search.py: _ismcts",
-    "cardtable/console/lost_ranks.py: render",
-    "cardtable/console/rank.py: render",
     "cardtable/server/app.py: create_app",
     "cardtable/server/app.py: new_match",
 }
