@@ -77,14 +77,23 @@ def create_app(
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.settings = cfg
     app.add_middleware(LimitsMiddleware, limits=limits)
-
-    def rooms_of(request: Request | WebSocket) -> Rooms:
-        r: Rooms = request.app.state.rooms
-        return r
-
     install_error_handlers(app)
+    _add_catalog_routes(app)
+    _add_match_routes(app)
+    _add_seat_routes(app)
+    _add_live_play(app, cfg)
+    return app
 
-    # --- REST -----------------------------------------------------------------
+
+def rooms_of(request: Request | WebSocket) -> Rooms:
+    r: Rooms = request.app.state.rooms
+    return r
+
+
+# --- REST -----------------------------------------------------------------
+def _add_catalog_routes(app: FastAPI) -> None:
+    """The server's health and what it offers: games, agents, refusal catalogs."""
+
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, JSON]:
         store: Store = request.app.state.store
@@ -115,6 +124,10 @@ def create_app(
     async def i18n() -> dict[str, JSON]:
         """The refusal catalog of every language (``cardtable.i18n``), for the browser."""
         return {lang: catalog(lang) for lang in LANGUAGES}
+
+
+def _add_match_routes(app: FastAPI) -> None:
+    """Creating, listing and reading matches, and playing moves over REST."""
 
     @app.post("/api/matches", status_code=201)
     async def create_match(request: Request) -> JSONResponse:
@@ -170,6 +183,10 @@ def create_app(
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
         return await room.hint(key, agent, token=token)
+
+
+def _add_seat_routes(app: FastAPI) -> None:
+    """Seats changing hands (to an AI and back, joining an open seat), replays and records."""
 
     @app.post("/api/matches/{match_id}/seats/{seat}/ai")
     async def seat_to_ai(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
@@ -232,7 +249,11 @@ def create_app(
         record = records.record_of(room.state, players=[s.row.name for s in room.seats])
         return JSONResponse(record)
 
-    # --- live play ------------------------------------------------------------
+
+# --- live play ------------------------------------------------------------
+def _add_live_play(app: FastAPI, cfg: Settings) -> None:
+    """The ``/ws`` socket: one session per connection, its outbox drained by a sender task."""
+
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -256,8 +277,6 @@ def create_app(
                 await asyncio.wait_for(sender, 5)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001
                 sender.cancel()
-
-    return app
 
 
 # --- helpers --------------------------------------------------------------------
@@ -303,35 +322,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
         seats_spec = [{"kind": "human"} for _ in range(game.num_players)]
     if not isinstance(seats_spec, list) or len(seats_spec) != game.num_players:
         raise ProtocolError("bad_seats", f"'seats' must list {game.num_players} seats")
-    known_agents = agent_names(game_name)
-    seats: list[SeatRow] = []
-    tokens: dict[int, str] = {}
-    open_seats: list[int] = []
-    for i, spec in enumerate(seats_spec):
-        if not isinstance(spec, dict):
-            raise ProtocolError("bad_seats", f"seat {i} must be an object such as {{\"kind\": \"human\"}}")
-        kind = spec.get("kind", "human")
-        is_open = spec.get("open", False)
-        if not isinstance(is_open, bool):
-            raise ProtocolError("bad_seats", f"seat {i}: 'open' must be true or false")
-        if is_open and kind != "human":
-            raise ProtocolError("bad_seats", f"seat {i}: only a human seat can be open to anyone")
-        if is_open:
-            open_seats.append(i)
-        if kind == "human":
-            token = new_token()
-            tokens[i] = token
-            seats.append(SeatRow(seat=i, kind="human", name=clean_name(spec.get("name"), f"seat {i}"),
-                                 agent=None, token_hash=hash_token(token), claimed=False))
-        elif kind == "ai":
-            agent = spec.get("agent") or default_agent(game_name)
-            if agent not in known_agents:
-                raise ProtocolError("bad_agent", f"seat {i}: unknown agent {agent!r}; choose from: "
-                                    f"{', '.join(known_agents)}")
-            seats.append(SeatRow(seat=i, kind="ai", name=clean_name(spec.get("name"), str(agent)),
-                                 agent=str(agent), token_hash=None, claimed=True))
-        else:
-            raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
+    seats, tokens, open_seats = _seat_rows(game_name, seats_spec)
     seed = body.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62):
         raise ProtocolError("bad_message", "'seed' must be a non-negative integer")
@@ -368,6 +359,41 @@ async def new_match(rooms: Rooms, body: dict[str, Any]) -> tuple[Room, str, dict
     rooms.add(room)
     room.schedule_ai()
     return room, host_token, tokens
+
+
+def _seat_rows(game_name: str, seats_spec: list[Any]) -> tuple[list[SeatRow], dict[int, str], list[int]]:
+    """The seats of a new match from the request's ``seats``: their rows, the new
+    tokens of the human seats, and the seats open to anyone."""
+    known_agents = agent_names(game_name)
+    seats: list[SeatRow] = []
+    tokens: dict[int, str] = {}
+    open_seats: list[int] = []
+    for i, spec in enumerate(seats_spec):
+        if not isinstance(spec, dict):
+            raise ProtocolError("bad_seats", f"seat {i} must be an object such as {{\"kind\": \"human\"}}")
+        kind = spec.get("kind", "human")
+        is_open = spec.get("open", False)
+        if not isinstance(is_open, bool):
+            raise ProtocolError("bad_seats", f"seat {i}: 'open' must be true or false")
+        if is_open and kind != "human":
+            raise ProtocolError("bad_seats", f"seat {i}: only a human seat can be open to anyone")
+        if is_open:
+            open_seats.append(i)
+        if kind == "human":
+            token = new_token()
+            tokens[i] = token
+            seats.append(SeatRow(seat=i, kind="human", name=clean_name(spec.get("name"), f"seat {i}"),
+                                 agent=None, token_hash=hash_token(token), claimed=False))
+        elif kind == "ai":
+            agent = spec.get("agent") or default_agent(game_name)
+            if agent not in known_agents:
+                raise ProtocolError("bad_agent", f"seat {i}: unknown agent {agent!r}; choose from: "
+                                    f"{', '.join(known_agents)}")
+            seats.append(SeatRow(seat=i, kind="ai", name=clean_name(spec.get("name"), str(agent)),
+                                 agent=str(agent), token_hash=None, claimed=True))
+        else:
+            raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
+    return seats, tokens, open_seats
 
 
 async def replay_message(room: Room, key: int | None, req_id: JSON) -> str:
