@@ -12,9 +12,14 @@ matches, and must give the same event, the same state and the same legal actions
   and the byte tables) against ``_legal_mask`` (LR-8, LR-9, LR-13, LR-14).  The draw of
   two phantom cards (LR-14) has only one path and is checked by its rulings' tests;
   undoing either path must restore the position.
-* **Lost Cities**, **Ранг** and Lost Ranks: ``legal_actions`` (tables, caches) against
-  the refusal rules of ``why_illegal`` over the whole action space: the conformance
-  check (``tests/conformance.py``) does that on every position of its play-outs.
+* **Ранг**: the legal moves ``apply_action`` leaves (RG-4's tiers inlined after a play
+  and after a draw, a playable draw that must be played, RG-5) against the same rules
+  put together from the general helpers ``_rg4`` and ``_stuck`` (RG-4, RG-5, RG-8), and
+  the cached ``legal_actions`` against the mask.  (Ранг's ``why_illegal`` reads the same
+  mask, so the refusal rules are no independent check here.)
+* **Lost Cities**: ``legal_actions`` (per-colour lookup tables) and ``apply_action``'s own
+  checks against the refusal rules of ``why_illegal`` (LC-3, LC-4), which work on the hand
+  and the piles directly, over the whole action space.
 
 This file reaches into private members on purpose: the general path is an internal
 of the engine, and this test is what keeps the two from drifting apart.
@@ -27,7 +32,12 @@ from typing import Any
 
 import pytest
 
+from cardtable.cards import JOKER
+from cardtable.cards import bit_list as kinds_of
+from cardtable.games import rank
+from cardtable.games.lost_cities import LostCities
 from cardtable.games.lost_ranks import DRAW, LostRanks, LostRanksState, _action_list
+from cardtable.protocol import IllegalAction
 
 
 def _position(state: LostRanksState) -> tuple[Any, ...]:
@@ -74,3 +84,52 @@ def test_lost_ranks_fast_paths_match_the_general_path(options: dict[str, Any]) -
             checked += _check_position(state)
             state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 1000
+
+
+def _rank_rules_mask(state: rank.RankState) -> int:
+    """The legal moves of a Ранг position from the general rule helpers."""
+    cur = state._cur
+    top = state._pile[-1]
+    pres = state._pres[cur]
+    if state._anti:
+        return pres  # RG-8: any one card
+    last = state._log[-1]
+    if last[1] == rank.L_DRAW and last[2] == cur and last[4] and last[0] == len(state.history):
+        return 1 << last[3] if top != JOKER else pres  # RG-5: the playable draw is played
+    return rank._rg4(pres, top) or state._stuck(cur, top, declare=False)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 8])
+def test_rank_fast_legal_moves_match_the_rules(players: int) -> None:
+    game = rank.Rank(players=players)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(25):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal():
+            assert state._mask == _rank_rules_mask(state), (seed, state.history)
+            legal = state.legal_actions()
+            assert legal == kinds_of(state._mask), (seed, state.history)
+            state.apply_action(rng.choice(legal))
+            checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize("colors", [5, 6])
+def test_lost_cities_tables_and_apply_checks_match_the_refusal_rules(colors: int) -> None:
+    game = LostCities(colors=colors)
+    rng = random.Random(11)
+    actions = range(game.num_distinct_actions)
+    for seed in range(2):
+        state = game.new_state(seed=seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert legal == [a for a in actions if state.why_illegal(a) is None], (seed, state.history)
+            for a in actions:
+                copy = state.clone()
+                if a in legal:
+                    copy.apply_action(a)
+                else:
+                    with pytest.raises(IllegalAction):
+                        copy.apply_action(a)
+            state.apply_action(rng.choice(legal))
