@@ -67,6 +67,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -305,6 +306,42 @@ def _clearly_worse(pair: list[float], z: float) -> bool:
     return mean + z * math.sqrt(var / n) < 0.0
 
 
+def _record_paired(stats: RootStats, prior: int, results: list[tuple[int, float]]) -> None:
+    """Add one world's values of the root moves to their paired differences to ``prior``'s."""
+    base = next(v for a, v in results if a == prior)
+    for a, v in results:
+        if a != prior:
+            d = v - base
+            row = stats.paired.setdefault(a, [0, 0.0, 0.0])
+            row[0] += 1
+            row[1] += d
+            row[2] += d * d
+
+
+def _playout_budget(params: SearchParams, done: int, steps: int, elapsed: float) -> int:
+    """The flat search's play-outs in all: ``params.iterations``, else what the clock
+    allows at the rate so far; at most what ``params.steps`` allow at that rate."""
+    if params.iterations is not None:
+        total = params.iterations
+    elif params.steps is None:
+        total = int(done / max(elapsed, 1e-6) * (params.seconds or 0.0))
+    else:
+        total = 1 << 62
+    if params.steps is not None:
+        total = min(total, done * params.steps // max(1, steps))
+    return total
+
+
+def _halve(remaining: list[int], stats: RootStats) -> list[int]:
+    """Sequential halving: the better half of ``remaining`` by mean value (at least two),
+    and the prior, which always stays."""
+    remaining.sort(key=lambda x: -stats.value_sums[x] / stats.visits[x])
+    survivors = remaining[:max(2, (len(remaining) + 1) // 2)]
+    if stats.prior is not None and stats.prior in remaining and stats.prior not in survivors:
+        survivors.append(stats.prior)
+    return survivors
+
+
 def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
     """Flat determinized Monte Carlo with common worlds and sequential halving.
 
@@ -330,7 +367,6 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
     random_rollout = params.rollout == "random"
     race: float | None = getattr(kn, "race_z", None)
     deadline = start + params.seconds if params.seconds is not None else math.inf
-    budget = params.iterations  # play-outs in all; estimated from the steps or the clock if None
     steps = 0
     phases = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
     root_round = -1
@@ -354,14 +390,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             stats.square_sums[a] = stats.square_sums.get(a, 0.0) + v * v
             results.append((a, v))
         if stats.prior is not None:
-            base = next(v for a, v in results if a == stats.prior)
-            for a, v in results:
-                if a != stats.prior:
-                    d = v - base
-                    row = stats.paired.setdefault(a, [0, 0.0, 0.0])
-                    row[0] += 1
-                    row[1] += d
-                    row[2] += d * d
+            _record_paired(stats, stats.prior, results)
         done += len(remaining)
         steps += WORLD_SETUP_STEPS + len(remaining)  # the world's set-up and each root action
         phase_done += len(remaining)
@@ -371,24 +400,11 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             if len(remaining) == 1:  # the heuristic's move is clearly the best: done
                 break
         now = clock()
-        if budget is not None:
-            total = budget
-        elif params.steps is None:  # estimate the play-outs the clock allows
-            rate = done / max(now - start, 1e-6)
-            total = int(rate * (params.seconds or 0.0))
-        else:
-            total = 1 << 62
-        if params.steps is not None:  # the play-outs the steps allow at the rate so far
-            total = min(total, done * params.steps // max(1, steps))
+        total = _playout_budget(params, done, steps, now - start)
         if done >= total or now >= deadline:
             break
         if len(remaining) > 1 and phase < phases - 1 and phase_done >= total / phases:
-            remaining.sort(key=lambda x: -stats.value_sums[x] / stats.visits[x])
-            keep = max(2, (len(remaining) + 1) // 2)
-            survivors = remaining[:keep]
-            if stats.prior is not None and stats.prior in remaining and stats.prior not in survivors:
-                survivors.append(stats.prior)
-            remaining = survivors
+            remaining = _halve(remaining, stats)
             phase += 1
             phase_done = 0
     stats.iterations = worlds
@@ -397,6 +413,71 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
     # The last survivors were played out in every world, the eliminated ones in fewer:
     # the most visited actions, best mean first, are the paired comparison's winners.
     return stats
+
+
+def _descend(world: State, root: _Node, root_round: int, rng: random.Random,
+             cutoff: Callable[[State, int], bool], c: float, prior: int | None, bias: float) -> tuple[list[tuple[list[Any], int]], int]:
+    """ISMCTS selection and expansion in ``world``, from ``root`` down to the first new
+    edge or the cut-off: the path of ``(edge, player)`` taken and the actions applied.
+
+    An action seen for the first time is tried first (the prior's at the root); else the
+    highest UCB score wins, availability counts standing in for the parent's visits, and
+    the prior's edge at the root gets ``bias / (visits + 1)`` more."""
+    log = math.log
+    sqrt = math.sqrt
+    node = root
+    path: list[tuple[list[Any], int]] = []
+    steps = 0
+    while not cutoff(world, root_round):
+        legal = world.legal_actions()
+        steps += 1  # one action applied below, whichever it is
+        if len(legal) == 1:
+            world.apply_action(legal[0])
+            continue
+        p = world.current_player()
+        edges = node.edges
+        fresh: list[int] = []
+        for a in legal:
+            e = edges.get(a)
+            if e is None:
+                fresh.append(a)
+            else:
+                e[2] += 1
+        if fresh:
+            if node is root and prior in fresh:
+                a = prior
+            else:
+                a = fresh[int(rng.random() * len(fresh))]
+            e = edges[a] = [0, 0.0, 1, None, 0.0]
+            for b in fresh:
+                if b != a:
+                    edges[b] = [0, 0.0, 1, None, 0.0]
+            world.apply_action(a)
+            path.append((e, p))
+            break
+        best_score = -math.inf
+        best_edge: list[Any] = []
+        best_action = legal[0]
+        for a in legal:
+            e = edges[a]
+            n = e[0]
+            if n == 0:
+                score = math.inf
+            else:
+                score = e[1] / n + c * sqrt(log(e[2]) / n)
+                if node is root and a == prior:
+                    score += bias / (n + 1)
+            if score > best_score:
+                best_score, best_edge, best_action = score, e, a
+        world.apply_action(best_action)
+        path.append((best_edge, p))
+        if best_edge[0] == 0:
+            break
+        child = best_edge[3]
+        if child is None:
+            child = best_edge[3] = _Node()
+        node = child
+    return path, steps
 
 
 def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
@@ -422,66 +503,14 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     random_rollout = params.rollout == "random"
     cutoff = kn.cutoff
     me = obs.player
-    log = math.log
-    sqrt = math.sqrt
     step_limit = params.steps if params.steps is not None else 1 << 62
     steps = 0
     done = 0
     while done < limit and steps < step_limit and (done == 0 or clock() < deadline):
         world = worlds.next()
         steps += WORLD_SETUP_STEPS
-        node = root
-        path: list[tuple[list[Any], int]] = []
-        # --- selection and expansion
-        while not cutoff(world, root_round):
-            legal = world.legal_actions()
-            steps += 1  # one action applied below, whichever it is
-            if len(legal) == 1:
-                world.apply_action(legal[0])
-                continue
-            p = world.current_player()
-            edges = node.edges
-            fresh: list[int] = []
-            for a in legal:
-                e = edges.get(a)
-                if e is None:
-                    fresh.append(a)
-                else:
-                    e[2] += 1
-            if fresh:
-                if node is root and prior in fresh:
-                    a = prior
-                else:
-                    a = fresh[int(rng.random() * len(fresh))]
-                e = edges[a] = [0, 0.0, 1, None, 0.0]
-                for b in fresh:
-                    if b != a:
-                        edges[b] = [0, 0.0, 1, None, 0.0]
-                world.apply_action(a)
-                path.append((e, p))
-                break
-            best_score = -math.inf
-            best_edge: list[Any] = []
-            best_action = legal[0]
-            for a in legal:
-                e = edges[a]
-                n = e[0]
-                if n == 0:
-                    score = math.inf
-                else:
-                    score = e[1] / n + c * sqrt(log(e[2]) / n)
-                    if node is root and a == prior:
-                        score += bias / (n + 1)
-                if score > best_score:
-                    best_score, best_edge, best_action = score, e, a
-            world.apply_action(best_action)
-            path.append((best_edge, p))
-            if best_edge[0] == 0:
-                break
-            child = best_edge[3]
-            if child is None:
-                child = best_edge[3] = _Node()
-            node = child
+        path, descent = _descend(world, root, root_round, rng, cutoff, c, prior, bias)
+        steps += descent
         # --- play-out (none when the descent reached the cut-off)
         steps += _playout(world, kn, root_round, rng, random_rollout, me)
         values = kn.evaluate(world)

@@ -232,31 +232,7 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
     suits = _SUITS.get(lang, _SUITS["en"])
     me = int(view["player"])
     n = int(view["players"])
-    parts: list[RenderableType] = []
-
-    title = Text(t["title"].format(round=view["round"]), style="bold underline")
-    if view["max_rounds"] and n == 2:
-        title.append(t["of"].format(n=view["max_rounds"]), style="bold underline")
-    if view["tiebreak_round"]:
-        title.append(t["tiebreak"].format(n=view["tiebreak_round"]), style="bold yellow")
-    title.append("   ")
-    if view["target"]:
-        title.append(t["target"].format(n=view["target"]) + " · ", style="dim")
-    title.append(t["dealer"].format(who=seat_name(view, int(view["dealer"]), lang)), style="dim")
-    parts.append(title)
-
-    scores = Table.grid(padding=(0, 2))
-    scores.add_column()
-    scores.add_column(justify="right")
-    scores.add_column(justify="right")
-    for army in ("red", "black"):
-        past = " ".join(str(r) for r in _army_rounds(view, army))
-        scores.add_row(
-            _army(view, army, lang),
-            Text(str(view["army_scores"][army]), style="bold"),
-            Text(f"+{view['round_points'][army]} {t['this_round']}" + (f"   [{past}]" if past else ""), style="dim"),
-        )
-    parts.append(scores)
+    parts: list[RenderableType] = [_title(view, lang), _scores(view, lang)]
 
     battle = Text("")
     battle.append(t["trump"].split("{card}")[0])
@@ -283,19 +259,7 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
         line.append(t["last"].split("{cards}")[1].format(result=result), style="dim")
         parts.append(line)
 
-    cap = Table(show_header=True, header_style="bold", pad_edge=False, box=None, padding=(0, 2))
-    cap.add_column(t["captured"])
-    cap.add_column("")
-    cap.add_column(t["soldiers"])
-    for army in ("red", "black"):
-        pile = view["captured"][army]
-        soldiers = [c for c in pile if c == "JK" or c.startswith("J")]
-        cap.add_row(
-            _army(view, army, lang),
-            Text(f"{t['tricks'].format(n=view['tricks_won'][army])}, {t['cards'].format(n=len(pile))}", style="dim"),
-            _cards(soldiers, lang) if soldiers else Text("—", style="dim"),
-        )
-    parts.append(cap)
+    parts.append(_captures(view, lang))
     if view["discards"]:
         line = Text(t["discards"].split("{cards}")[0], style="dim")
         line.append_text(_cards(view["discards"], lang))
@@ -318,22 +282,77 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
     hand.append_text(_hand(view, lang))
     parts.append(hand)
 
+    parts.append(_turn_line(view, lang))
+    return Group(*parts)
+
+
+def _title(view: dict[str, Any], lang: str) -> Text:
+    """The round (of how many), the tiebreak, the target and the dealer."""
+    t = _t(lang)
+    title = Text(t["title"].format(round=view["round"]), style="bold underline")
+    if view["max_rounds"] and int(view["players"]) == 2:
+        title.append(t["of"].format(n=view["max_rounds"]), style="bold underline")
+    if view["tiebreak_round"]:
+        title.append(t["tiebreak"].format(n=view["tiebreak_round"]), style="bold yellow")
+    title.append("   ")
+    if view["target"]:
+        title.append(t["target"].format(n=view["target"]) + " · ", style="dim")
+    title.append(t["dealer"].format(who=seat_name(view, int(view["dealer"]), lang)), style="dim")
+    return title
+
+
+def _scores(view: dict[str, Any], lang: str) -> Table:
+    """Each army's match score, this round's points and its past rounds."""
+    t = _t(lang)
+    scores = Table.grid(padding=(0, 2))
+    scores.add_column()
+    scores.add_column(justify="right")
+    scores.add_column(justify="right")
+    for army in ("red", "black"):
+        past = " ".join(str(r) for r in _army_rounds(view, army))
+        scores.add_row(
+            _army(view, army, lang),
+            Text(str(view["army_scores"][army]), style="bold"),
+            Text(f"+{view['round_points'][army]} {t['this_round']}" + (f"   [{past}]" if past else ""), style="dim"),
+        )
+    return scores
+
+
+def _captures(view: dict[str, Any], lang: str) -> Table:
+    """Each army's tricks, captured cards and captured soldiers."""
+    t = _t(lang)
+    cap = Table(show_header=True, header_style="bold", pad_edge=False, box=None, padding=(0, 2))
+    cap.add_column(t["captured"])
+    cap.add_column("")
+    cap.add_column(t["soldiers"])
+    for army in ("red", "black"):
+        pile = view["captured"][army]
+        soldiers = [c for c in pile if c == "JK" or c.startswith("J")]
+        cap.add_row(
+            _army(view, army, lang),
+            Text(f"{t['tricks'].format(n=view['tricks_won'][army])}, {t['cards'].format(n=len(pile))}", style="dim"),
+            _cards(soldiers, lang) if soldiers else Text("—", style="dim"),
+        )
+    return cap
+
+
+def _turn_line(view: dict[str, Any], lang: str) -> Text:
+    """The result, or whose turn it is (and for the seat of ``view``, what it must play)."""
+    t = _t(lang)
     if view["phase"] == "over":
         result = t["won"].format(army=t[view["winner"]]) if view["winner"] else t["draw"]
-        parts.append(Text(t["over"].format(result=result), style="bold"))
-    elif view["current_player"] == me:
+        return Text(t["over"].format(result=result), style="bold")
+    if view["current_player"] == int(view["player"]):
         line = Text(t["your_turn_lead"] if view["phase"] == "lead" else t["your_turn_follow"], style="bold cyan")
         if view["first_lead"]:
             line.append("  " + t["first_lead"].split("{card}")[0], style="cyan")
             line.append_text(card_text(view["first_lead"], lang))
             line.append(t["first_lead"].split("{card}")[1], style="cyan")
-        if n == 2 and view["phase"] == "follow":
+        if int(view["players"]) == 2 and view["phase"] == "follow":
             src = _required_source(view)
             line.append("  (" + t["source"].format(source=t[src + "_src"]) + ")", style="cyan")
-        parts.append(line)
-    else:
-        parts.append(Text(t["waiting"].format(who=seat_name(view, int(view["current_player"]), lang)), style="dim"))
-    return Group(*parts)
+        return line
+    return Text(t["waiting"].format(who=seat_name(view, int(view["current_player"]), lang)), style="dim")
 
 
 def _army_rounds(view: dict[str, Any], army: str) -> list[int]:

@@ -229,27 +229,7 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
     line.append_text(_cards_line(shown))
     parts.append(line)
 
-    table = Table(title=t["players"], show_edge=False, pad_edge=False)
-    table.add_column(t["seat"])
-    table.add_column(t["cards"], justify="right")
-    table.add_column(t["status"])
-    finished = list(view["finished"])
-    for s in range(n):
-        status: list[str] = []
-        if s in finished:
-            status.append(t["out"].format(place=_place(finished.index(s) + 1, lang)))
-        elif view.get("loser") == s:
-            status.append(t["loser"])
-        else:
-            status.append(t["in"])
-        if s == cur:
-            status.append(t["moving"])
-        if s == view["dealer"]:
-            status.append(t["dealer"])
-        name = _who(s, me, lang)
-        style = "bold green" if s == cur else ("dim" if s in finished else "")
-        table.add_row(Text(name, style=style), str(view["hand_sizes"][s]), ", ".join(status))
-    parts.append(table)
+    parts.append(_seats(view, lang))
 
     pull = view.get("pull_back")
     if pull:
@@ -279,29 +259,63 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
         parts.append(chain)
     else:
         loser = view.get("loser")
-        order = ", ".join(_who(s, me, lang) for s in finished)
+        order = ", ".join(_who(s, me, lang) for s in view["finished"])
         parts.append(Text(t["over"].format(who=_who(int(loser), me, lang) if loser is not None else "?", order=order),
                           style="bold"))
         parts.append(Text(t["scores"].format(scores=view["scores"])))
 
+    parts.extend(_hand_lines(view, lang))
+    return Panel(Group(*parts), title=t["title"].format(n=n, packs=t["packs1" if view["packs"] == 1 else "packs2"]))
+
+
+def _seats(view: dict[str, Any], lang: str) -> Table:
+    """Every seat: its cards, whether it is out (and in which place), to move, the dealer."""
+    t = _t(lang)
+    me = int(view["player"])
+    n = int(view["players"])
+    cur = int(view["current_player"])
+    table = Table(title=t["players"], show_edge=False, pad_edge=False)
+    table.add_column(t["seat"])
+    table.add_column(t["cards"], justify="right")
+    table.add_column(t["status"])
+    finished = list(view["finished"])
+    for s in range(n):
+        status: list[str] = []
+        if s in finished:
+            status.append(t["out"].format(place=_place(finished.index(s) + 1, lang)))
+        elif view.get("loser") == s:
+            status.append(t["loser"])
+        else:
+            status.append(t["in"])
+        if s == cur:
+            status.append(t["moving"])
+        if s == view["dealer"]:
+            status.append(t["dealer"])
+        name = _who(s, me, lang)
+        style = "bold green" if s == cur else ("dim" if s in finished else "")
+        table.add_row(Text(name, style=style), str(view["hand_sizes"][s]), ", ".join(status))
+    return table
+
+
+def _hand_lines(view: dict[str, Any], lang: str) -> list[RenderableType]:
+    """The hand of the seat of ``view``, its playable cards marked when it is to move."""
+    t = _t(lang)
+    me = int(view["player"])
+    cur = int(view["current_player"])
     hand = list(view["hand"])
     if hand:
         kinds = [parse_french(c) for c in hand]
         ok: set[int] = set()
         if cur == me:
-            ok = set(kinds) if anti["active"] else set(playable(kinds, parse_french(view["top"])))
+            ok = set(kinds) if view["anti_rank"]["active"] else set(playable(kinds, parse_french(view["top"])))
         line = Text(t["hand"].format(n=len(hand)) + ": ", style="bold")
         for i, (name, kind) in enumerate(zip(hand, kinds), start=1):
             line.append(f" {i}:", style="dim")
             line.append_text(card_text(name))
             if kind in ok:
                 line.append("▲", style="bold green")
-        parts.append(line)
-        if ok:
-            parts.append(Text(t["mark"], style="dim"))
-    else:
-        parts.append(Text(t["hand_empty"], style="dim"))
-    return Panel(Group(*parts), title=t["title"].format(n=n, packs=t["packs1" if view["packs"] == 1 else "packs2"]))
+        return [line, Text(t["mark"], style="dim")] if ok else [line]
+    return [Text(t["hand_empty"], style="dim")]
 
 
 def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:

@@ -684,7 +684,10 @@ class LostCitiesState(State):
             self._phase = DRAW
             self.history.append(action)
             return self._events[p][action]
-        # draw phase (LC-4)
+        return self._apply_draw(p, action)
+
+    def _apply_draw(self, p: int, action: int) -> Event:
+        """The draw phase (LC-4): the top card of the draw pile or of a discard pile."""
         dd = self._dd
         hands = self._hand
         if action == dd:

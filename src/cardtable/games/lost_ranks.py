@@ -1068,63 +1068,155 @@ class LostRanksState(State):
                 raise self._refusal(action)
         # Fast paths, one per kind of play, each recording a small undo tuple and the
         # legal actions of the next state: as a tuple (_la) where one is at hand, else
-        # as a mask (_lm).  The general path (_apply_any) takes a round's last play and
-        # the draw of a last phantom card.
+        # as a mask (_lm).  A hand card that does not finish the trick, the most common
+        # play, is handled inline; the general path (_apply_any) takes a round's last
+        # play and the draw of a last phantom card.
         p = self._to_move
         trick = self._trick
-        if action < NUM_CARDS:
-            size = len(trick)
-            if size < self._closer:
-                # A hand card that does not finish the trick.
-                hands = self._hands
-                hands[p] ^= _BITS[action]
-                entry = _ENTRIES[p][action]
-                if not size:
-                    led = self._led = CARD_SUIT[action]
-                    self._lead_src = HAND
-                    self._leader = p
-                    self._forced = -1
-                    self._stack.append(_R_PLAY)
-                else:
-                    led = self._led
-                    if led < 0:
-                        led = self._led = CARD_SUIT[action]
-                        self._stack.append(_R_PLAY)
-                    elif _FOLLOWERS[led][action]:
-                        self._stack.append(_R_PLAY)
-                    else:
-                        voids = self._voids
-                        self._stack.append((_U_VOID, voids[p]))
-                        voids[p] |= 1 << led
-                self.history.append(action)
-                self._log.append(entry)
-                trick.append(entry)
-                if self._two:
-                    q = 1 - p
-                    if self._phantoms[q]:
-                        # LR-13: the follower answers a hand lead from the phantom deck.
-                        self._to_move = q
-                        self._lm = DRAW_BIT
-                        self._la = _DRAW_ONLY
-                        return self._ev[p][action]
-                else:
-                    q = p + 1 if p < 3 else 0
-                self._to_move = q
-                h = hands[q]
-                if led >= 0:
-                    ranks = h >> _SHIFTS[led] & 8191
-                    if ranks:
-                        self._lm = None
-                        self._la = _SUIT_CARDS[led][_PROTECT[ranks]]
-                        return self._ev[p][action]
-                self._lm = h
-                self._la = None
-                return self._ev[p][action]
+        if action >= NUM_CARDS:
+            if action >= PHANTOM_BASE:
+                return self._play_drawn(p, action, trick)
+            return self._draw_two(p, trick)
+        size = len(trick)
+        if size >= self._closer:
             if self._trick_no == self._last_trick:
                 return self._apply_any(action)
-            # A hand card that finishes the trick.
-            self._hands[p] ^= _BITS[action]
+            return self._complete_trick(p, action, trick, -1)
+        hands = self._hands
+        hands[p] ^= _BITS[action]
+        entry = _ENTRIES[p][action]
+        if not size:
+            led = self._led = CARD_SUIT[action]
+            self._lead_src = HAND
+            self._leader = p
+            self._forced = -1
+            self._stack.append(_R_PLAY)
+        else:
             led = self._led
+            if led < 0:
+                led = self._led = CARD_SUIT[action]
+                self._stack.append(_R_PLAY)
+            elif _FOLLOWERS[led][action]:
+                self._stack.append(_R_PLAY)
+            else:
+                voids = self._voids
+                self._stack.append((_U_VOID, voids[p]))
+                voids[p] |= 1 << led
+        self.history.append(action)
+        self._log.append(entry)
+        trick.append(entry)
+        if self._two:
+            q = 1 - p
+            if self._phantoms[q]:
+                # LR-13: the follower answers a hand lead from the phantom deck.
+                self._to_move = q
+                self._lm = DRAW_BIT
+                self._la = _DRAW_ONLY
+                return self._ev[p][action]
+        else:
+            q = p + 1 if p < 3 else 0
+        self._to_move = q
+        h = hands[q]
+        if led >= 0:
+            ranks = h >> _SHIFTS[led] & 8191
+            if ranks:
+                self._lm = None
+                self._la = _SUIT_CARDS[led][_PROTECT[ranks]]
+                return self._ev[p][action]
+        self._lm = h
+        self._la = None
+        return self._ev[p][action]
+
+    def _play_drawn(self, p: int, action: int, trick: list[tuple[int, int, int]]) -> Event:
+        """Fast path: one of the two drawn cards (LR-14); the other goes face up to the
+        bottom of the deck.  It leads, or finishes a trick other than the round's last."""
+        if trick and self._trick_no == self._last_trick:
+            return self._apply_any(action)
+        c = action - PHANTOM_BASE
+        pend = self._pending
+        other = pend[1] if c == pend[0] else pend[0]
+        self._phantoms[p] += _ONE[other]
+        if trick:
+            self._stack.append((_U_PHANTOM_TRICK, pend, self._pending_pub, self._last))
+            self._pending = ()
+            self._pending_pub = ()
+            return self._complete_trick(p, action, trick, other)
+        self._stack.append((_U_PHANTOM, pend, self._pending_pub))
+        self._pending = ()
+        self._pending_pub = ()
+        self.history.append(action)
+        self._log.append((p, c, PHANTOM, other))
+        entry = _ENTRIES[p][action]
+        led = self._led = CARD_SUIT[c]
+        self._lead_src = PHANTOM
+        self._leader = p
+        self._forced = -1
+        trick.append(entry)
+        q = self._to_move = 1 - p
+        # LR-13: the follower answers from the hand (the phantom deck if it is empty).
+        h = self._hands[q]
+        if not h:
+            self._lm = DRAW_BIT
+            self._la = _DRAW_ONLY
+        else:
+            ranks = h >> _SHIFTS[led] & 8191 if led >= 0 else 0
+            if ranks:
+                self._lm = None
+                self._la = _SUIT_CARDS[led][_PROTECT[ranks]]
+            else:
+                self._lm = h
+                self._la = None
+        return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP[other],
+                                   (self._played[p][action], self._face_up[p][other])))
+
+    def _draw_two(self, p: int, trick: list[tuple[int, int, int]]) -> Event:
+        """Fast path: draw two phantom cards (LR-14); the legal actions become the drawn
+        pair seen as a two-card hand.  A last phantom card takes the general path."""
+        phantoms = self._phantoms
+        ph = phantoms[p]
+        if len(ph) < 2:
+            return self._apply_any(DRAW)
+        down = self._down[p]
+        self._stack.append(_R_DRAW)
+        self.history.append(DRAW)
+        phantoms[p] = ph[2:]
+        self._down[p] = down - 2 if down > 2 else 0
+        a = ph[0]
+        b = ph[1]
+        self._pending = (a, b)
+        self._pending_pub = _PUB[down if down < 2 else 2]
+        if not trick:
+            ok_a = a != SPY
+            ok_b = b != SPY
+        else:
+            led = self._led
+            ok_a = ok_b = True
+            if led >= 0:
+                ok_a = CARD_SUIT[a] == led
+                ok_b = CARD_SUIT[b] == led
+                if ok_a and ok_b:
+                    jack = JACKS[led]
+                    ok_a = a != jack
+                    ok_b = b != jack
+                elif not ok_a and not ok_b:
+                    ok_a = ok_b = True
+        self._lm = None
+        if not ok_b:
+            self._la = _PLAY_DRAWN[a]
+        elif not ok_a:
+            self._la = _PLAY_DRAWN[b]
+        else:
+            self._la = (PHANTOM_BASE + a, PHANTOM_BASE + b) if a < b else (PHANTOM_BASE + b, PHANTOM_BASE + a)
+        return self._ev[p][DRAW]
+
+    def _complete_trick(self, p: int, action: int, trick: list[tuple[int, int, int]], other: int) -> Event:
+        """Fast path, the end of a trick that is not the round's last (LR-10, LR-11): the
+        winner takes it and leads.  ``other`` is the drawn card the player turned face up
+        (its own bookkeeping is done), or -1 for a hand card (taken from the hand here)."""
+        led = self._led
+        logged: tuple[int, ...]
+        if other < 0:
+            self._hands[p] ^= _BITS[action]
             if led < 0:
                 led = CARD_SUIT[action]
                 self._stack.append((_U_TRICK, self._last, -1))
@@ -1134,92 +1226,13 @@ class LostRanksState(State):
                 voids = self._voids
                 self._stack.append((_U_TRICK, self._last, voids[p]))
                 voids[p] |= 1 << led
-            entry = _ENTRIES[p][action]
-            logged: tuple[int, ...] = entry
-            other = -1
-        elif action >= PHANTOM_BASE:
-            if trick and self._trick_no == self._last_trick:
-                return self._apply_any(action)
-            # A drawn card (LR-14): the other one goes face up to the bottom of the deck.
+            entry = logged = _ENTRIES[p][action]
+        else:
             c = action - PHANTOM_BASE
-            pend = self._pending
-            other = pend[1] if c == pend[0] else pend[0]
-            self._phantoms[p] += _ONE[other]
-            entry = _ENTRIES[p][action]
-            logged = (p, c, PHANTOM, other)
-            if not trick:
-                self._stack.append((_U_PHANTOM, pend, self._pending_pub))
-                self._pending = ()
-                self._pending_pub = ()
-                self.history.append(action)
-                self._log.append(logged)
-                led = self._led = CARD_SUIT[c]
-                self._lead_src = PHANTOM
-                self._leader = p
-                self._forced = -1
-                trick.append(entry)
-                q = self._to_move = 1 - p
-                # LR-13: the follower answers from the hand (the phantom deck if it is empty).
-                h = self._hands[q]
-                if not h:
-                    self._lm = DRAW_BIT
-                    self._la = _DRAW_ONLY
-                else:
-                    ranks = h >> _SHIFTS[led] & 8191 if led >= 0 else 0
-                    if ranks:
-                        self._lm = None
-                        self._la = _SUIT_CARDS[led][_PROTECT[ranks]]
-                    else:
-                        self._lm = h
-                        self._la = None
-                return _new_tuple(Event, (p, action, self._anames[action], _FACE_UP[other],
-                                           (self._played[p][action], self._face_up[p][other])))
-            self._stack.append((_U_PHANTOM_TRICK, pend, self._pending_pub, self._last))
-            self._pending = ()
-            self._pending_pub = ()
-            led = self._led
             if led < 0:
                 led = CARD_SUIT[c]
-        else:
-            phantoms = self._phantoms
-            ph = phantoms[p]
-            if len(ph) < 2:
-                return self._apply_any(action)
-            # Draw two (LR-14).
-            down = self._down[p]
-            self._stack.append(_R_DRAW)
-            self.history.append(DRAW)
-            phantoms[p] = ph[2:]
-            self._down[p] = down - 2 if down > 2 else 0
-            a = ph[0]
-            b = ph[1]
-            self._pending = (a, b)
-            self._pending_pub = _PUB[down if down < 2 else 2]
-            # Which of the two may be played: the drawn pair as a two-card hand.
-            if not trick:
-                ok_a = a != SPY
-                ok_b = b != SPY
-            else:
-                led = self._led
-                ok_a = ok_b = True
-                if led >= 0:
-                    ok_a = CARD_SUIT[a] == led
-                    ok_b = CARD_SUIT[b] == led
-                    if ok_a and ok_b:
-                        jack = JACKS[led]
-                        ok_a = a != jack
-                        ok_b = b != jack
-                    elif not ok_a and not ok_b:
-                        ok_a = ok_b = True
-            self._lm = None
-            if not ok_b:
-                self._la = _PLAY_DRAWN[a]
-            elif not ok_a:
-                self._la = _PLAY_DRAWN[b]
-            else:
-                self._la = (PHANTOM_BASE + a, PHANTOM_BASE + b) if a < b else (PHANTOM_BASE + b, PHANTOM_BASE + a)
-            return self._ev[p][DRAW]
-        # The trick is complete and the round goes on (LR-10, LR-11).
+            entry = _ENTRIES[p][action]
+            logged = (p, c, PHANTOM, other)
         self.history.append(action)
         trick.append(entry)
         # The highest key wins; a key of -1 cannot win (unrolled for 2 and 4 cards).
@@ -1613,9 +1626,6 @@ class LostRanksState(State):
         armies = self._armies
         totals = self._totals
         over = self._outcome >= 0
-        trick_cards = 0
-        for _, c, _ in self._trick:
-            trick_cards |= 1 << c
         if over:
             phase = "over"
         elif self._pending:
@@ -1669,28 +1679,32 @@ class LostRanksState(State):
             "log": [self._log_entry(e) for e in self._log],
         }
         if self._two:
-            phantoms: list[JSON] = []
-            face_up: list[JSON] = []
-            for q in range(n):
-                ph = self._phantoms[q]
-                down = self._down[q]
-                phantoms.append([FRENCH_NAMES[c] if q == player or i >= down else None for i, c in enumerate(ph)])
-                face_up.append([i >= down for i in range(len(ph))])
-            v["phantoms"] = phantoms
-            v["phantom_face_up"] = face_up
-            v["phantom_sizes"] = [len(ph) for ph in self._phantoms]
-            v["drawn"] = None
-            if self._pending:
-                q = self._to_move
-                v["drawn"] = {
-                    "player": q,
-                    "cards": [
-                        FRENCH_NAMES[c] if q == player or pub else None
-                        for c, pub in zip(self._pending, self._pending_pub)
-                    ],
-                    "face_up": list(self._pending_pub),
-                }
+            v.update(self._phantom_view(player))
         return v
+
+    def _phantom_view(self, player: int | None) -> dict[str, JSON]:
+        """Command of Two's part of the view: the phantom decks and the drawn pair (LR-13,
+        LR-14); ``player`` sees its own face-down cards, nobody sees another's (LR-20)."""
+        phantoms: list[JSON] = []
+        face_up: list[JSON] = []
+        for q in range(self._n):
+            ph = self._phantoms[q]
+            down = self._down[q]
+            phantoms.append([FRENCH_NAMES[c] if q == player or i >= down else None for i, c in enumerate(ph)])
+            face_up.append([i >= down for i in range(len(ph))])
+        drawn: JSON = None
+        if self._pending:
+            q = self._to_move
+            drawn = {
+                "player": q,
+                "cards": [
+                    FRENCH_NAMES[c] if q == player or pub else None
+                    for c, pub in zip(self._pending, self._pending_pub)
+                ],
+                "face_up": list(self._pending_pub),
+            }
+        return {"phantoms": phantoms, "phantom_face_up": face_up,
+                "phantom_sizes": [len(ph) for ph in self._phantoms], "drawn": drawn}
 
     @staticmethod
     def _log_entry(e: tuple[int, ...]) -> dict[str, JSON]:

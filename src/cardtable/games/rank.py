@@ -271,20 +271,7 @@ def _derive(log: Sequence[tuple[int, ...]], n: int, player: int, player_pres: in
         if code == L_PLAY:
             card = entry[3]
             if seat != player and seat != drawn:
-                groups = forbid[seat]
-                f = _ANY[top] if entry[4] else _ABOVE[top * NUM_KINDS + card]
-                if f:
-                    _forbid(groups, f)
-                bit = _BIT[card]
-                for i, g in enumerate(groups):
-                    if not g[0] & bit:
-                        break
-                else:  # unreachable while the log is a real game's; dropping the oldest stays sound
-                    i = 0
-                g = groups[i]
-                g[1] -= 1
-                if not g[1]:
-                    del groups[i]
+                _play_from(forbid[seat], _ANY[top] if entry[4] else _ABOVE[top * NUM_KINDS + card], card)
             if seat == drawn:
                 drawn = -1
             if seat == able:
@@ -374,6 +361,25 @@ def constraints_of_view(view: dict[str, JSON]) -> HandConstraints:
     cur = int(view["current_player"])
     return _derive(log, int(view["players"]), int(view["player"]), pres, cur if view["loser"] is None else TERMINAL,
                    bool(view["anti_rank"]["active"]), int(view["stock"]), alive)
+
+
+def _play_from(groups: list[list[int]], f: int, card: int) -> None:
+    """A seat plays ``card``, which shows it holds none of the kinds ``f`` (a lower RG-4
+    tier; every kind that answers the top for a forced Anti-Rank throw, RG-8): every slot
+    learns ``f``, then the oldest slot that could have held the card is gone (see
+    :func:`_derive`)."""
+    if f:
+        _forbid(groups, f)
+    bit = _BIT[card]
+    for i, g in enumerate(groups):
+        if not g[0] & bit:
+            break
+    else:  # unreachable while the log is a real game's; dropping the oldest stays sound
+        i = 0
+    g = groups[i]
+    g[1] -= 1
+    if not g[1]:
+        del groups[i]
 
 
 def _forbid(groups: list[list[int]], f: int) -> None:
@@ -992,40 +998,48 @@ class RankState(State):
             return _new_event(Event, (cur, action, ACTION_NAMES[action], note,
                                       (self.game._play_events[cur][action].details[0], *details)))
         if action == DRAW:
-            # The stock is not empty, so Anti-Rank is not on (RG-8 needs an empty stock).
-            pos = self._pos
-            c = self._stock[pos]
-            self._pos = pos + 1
-            packed[cur] += _ONE[c]
-            p = pres[cur] | _BIT[c]
-            pres[cur] = p
-            sizes[cur] += 1
-            top = pile[-1]
-            if p & _ANY[top]:
-                log.append((move, L_DRAW, cur, c, 1))
-                self._mask = _BIT[c] if top != JOKER else p
-                return self.game._draw_events[cur][1]
-            log.append((move, L_DRAW, cur, c, 0))
-            q = self._nxt[cur]
-            self._cur = q
-            self._turn = (len(pile), move)
-            p = pres[q]
-            if top == JOKER:
-                m = p
-            else:
-                m = p & _ADJ[top] or p & _SAME[top] or p & _AK or p & _JKB
-            if m:
-                self._mask = m
-                return self.game._draw_events[cur][0]
-            before = len(log)
-            self._mask = self._stuck(q, top)
-            note, details = self._consequences(before, "; ")
-            return _new_event(Event, (cur, action, "draw", _DRAW_STUCK + note, (self.game._drawn[cur][0], *details)))
+            return self._draw(cur, move)
         log.append((move, L_PASS, cur, 0, 0))
         before = len(log)
         self._enter(self._nxt[cur])
         note, details = self._consequences(before)
         return _new_event(Event, (cur, action, "pass", note, (Passed(cur), *details)))
+
+    def _draw(self, cur: int, move: int) -> Event:
+        """Draw the top card of the stock (RG-5): it is played at once if it can be, else
+        the turn passes on."""
+        # The stock is not empty, so Anti-Rank is not on (RG-8 needs an empty stock).
+        pile = self._pile
+        log = self._log
+        pres = self._pres
+        pos = self._pos
+        c = self._stock[pos]
+        self._pos = pos + 1
+        self._packed[cur] += _ONE[c]
+        p = pres[cur] | _BIT[c]
+        pres[cur] = p
+        self._sizes[cur] += 1
+        top = pile[-1]
+        if p & _ANY[top]:
+            log.append((move, L_DRAW, cur, c, 1))
+            self._mask = _BIT[c] if top != JOKER else p
+            return self.game._draw_events[cur][1]
+        log.append((move, L_DRAW, cur, c, 0))
+        q = self._nxt[cur]
+        self._cur = q
+        self._turn = (len(pile), move)
+        p = pres[q]
+        if top == JOKER:
+            m = p
+        else:
+            m = p & _ADJ[top] or p & _SAME[top] or p & _AK or p & _JKB
+        if m:
+            self._mask = m
+            return self.game._draw_events[cur][0]
+        before = len(log)
+        self._mask = self._stuck(q, top)
+        note, details = self._consequences(before, "; ")
+        return _new_event(Event, (cur, DRAW, "draw", _DRAW_STUCK + note, (self.game._drawn[cur][0], *details)))
 
     def _consequences(self, start: int, sep: str = "") -> tuple[str, tuple[EventDetail, ...]]:
         """The note and details of the log entries from ``start`` on (what a move caused)."""

@@ -156,7 +156,18 @@ class LostRanksEncoder(Encoder):
             seats[r, 2] = view["hand_sizes"][seat] / 17.0
             seats[r, 3] = float(armies[seat] == mine)
             seats[r, 4] = float(view["dealer"] == seat)
-        st = t["status"]
+        self._status(t["status"], view)
+        if self.two:
+            self._phantom_planes(t, view, seen)
+        unseen = t["unseen"]
+        for c in range(N):
+            if FRENCH_NAMES[c] not in seen:
+                unseen[c] = 1.0
+
+    def _status(self, st: FloatArray, view: View) -> None:
+        """The ``status`` segment: phase, trick number, points, scores, match flags."""
+        mine = view["army"]
+        enemy = "black" if mine == "red" else "red"
         phase = view["phase"]
         for i, name in enumerate(("lead", "follow", "choose", "over")):
             st[i] = float(phase == name)
@@ -173,30 +184,30 @@ class LostRanksEncoder(Encoder):
         st[11] = float(view["first_lead"] is not None)
         st[12] = float(mine == "red")
         st[13] = float(bool(view["force_strength"]))
-        if self.two:
-            for row, seat in enumerate((me, 1 - me)):
-                deck = view["phantoms"][seat]
-                face = view["phantom_face_up"][seat]
-                seg = t["phantom_mine"] if row == 0 else t["phantom_theirs"]
-                for i, name in enumerate(deck[:PHANTOM]):
-                    if name is not None:
-                        seg[i, _CARD[name]] = 1.0
-                        seen.add(name)
-                    t["phantom_status"][row, i] = float(face[i])
-                t["phantom_status"][row, PHANTOM] = len(deck) / PHANTOM
-            drawn = view["drawn"]
-            if drawn is not None:
-                for i, name in enumerate(drawn["cards"][:2]):
-                    if name is not None:
-                        t["drawn"][i, _CARD[name]] = 1.0
-                        seen.add(name)
-            source = view["lead_source"]
-            if source is not None:
-                t["lead_source"][0 if source == "hand" else 1] = 1.0
-        unseen = t["unseen"]
-        for c in range(N):
-            if FRENCH_NAMES[c] not in seen:
-                unseen[c] = 1.0
+
+    def _phantom_planes(self, t: dict[str, FloatArray], view: View, seen: set[str]) -> None:
+        """Command of Two's segments: the phantom decks, the drawn pair and the lead's
+        source; the cards they show are added to ``seen``."""
+        me = int(view["player"])
+        for row, seat in enumerate((me, 1 - me)):
+            deck = view["phantoms"][seat]
+            face = view["phantom_face_up"][seat]
+            seg = t["phantom_mine"] if row == 0 else t["phantom_theirs"]
+            for i, name in enumerate(deck[:PHANTOM]):
+                if name is not None:
+                    seg[i, _CARD[name]] = 1.0
+                    seen.add(name)
+                t["phantom_status"][row, i] = float(face[i])
+            t["phantom_status"][row, PHANTOM] = len(deck) / PHANTOM
+        drawn = view["drawn"]
+        if drawn is not None:
+            for i, name in enumerate(drawn["cards"][:2]):
+                if name is not None:
+                    t["drawn"][i, _CARD[name]] = 1.0
+                    seen.add(name)
+        source = view["lead_source"]
+        if source is not None:
+            t["lead_source"][0 if source == "hand" else 1] = 1.0
 
     def _history(self, t: dict[str, FloatArray], view: View) -> None:
         trick = 0

@@ -81,15 +81,25 @@ def create_app(
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.settings = cfg
     app.add_middleware(LimitsMiddleware, limits=limits)
-
-    def rooms_of(request: Request | WebSocket) -> Rooms:
-        r: Rooms = request.app.state.rooms
-        return r
-
     install_error_handlers(app)
+    _add_catalog_routes(app)
+    _add_match_routes(app)
+    _add_lobby_routes(app)
+    _add_seat_routes(app)
+    _add_live_play(app, cfg)
     install_account_routes(app)
+    return app
 
-    # --- REST -----------------------------------------------------------------
+
+def rooms_of(request: Request | WebSocket) -> Rooms:
+    r: Rooms = request.app.state.rooms
+    return r
+
+
+# --- REST -----------------------------------------------------------------
+def _add_catalog_routes(app: FastAPI) -> None:
+    """The server's health and what it offers: games, agents, refusal catalogs."""
+
     @app.get("/api/health")
     async def health(request: Request) -> dict[str, JSON]:
         store: Store = request.app.state.store
@@ -121,6 +131,10 @@ def create_app(
         """The refusal catalog of every language (``cardtable.i18n``), for the browser."""
         return {lang: catalog(lang) for lang in LANGUAGES}
 
+
+def _add_match_routes(app: FastAPI) -> None:
+    """Creating, listing and reading matches, and playing moves over REST."""
+
     @app.post("/api/matches", status_code=201)
     async def create_match(request: Request) -> JSONResponse:
         body = await json_body(request)
@@ -139,36 +153,6 @@ def create_app(
             seats.append(entry)
         return JSONResponse({"match": room.id, "host_token": host_token, "seats": seats, "info": room.info()},
                             status_code=201)
-
-    @app.get("/api/matches")
-    async def list_matches(request: Request, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
-        if status not in (None, "active", "finished"):
-            raise ProtocolError("bad_message", "status must be active or finished")
-        store: Store = request.app.state.store
-        return await store.list_matches(status=status, limit=max(1, min(limit, 200)))
-
-    @app.get("/api/lobby/events")
-    async def lobby_events(request: Request) -> StreamingResponse:
-        """Server-Sent Events for lobby pages: ``event: match`` with ``{"match", "change"}``
-        whenever a listed match is created, changes seats or ends (``cardtable.server.lobby``)."""
-        feed = rooms_of(request).lobby
-        queue = feed.subscribe()
-
-        async def stream() -> AsyncIterator[str]:
-            try:
-                yield "retry: 5000\n: ready\n\n"
-                while True:
-                    try:
-                        text = await asyncio.wait_for(queue.get(), cfg.lobby_heartbeat)
-                    except asyncio.TimeoutError:
-                        yield ": ping\n\n"
-                        continue
-                    yield f"event: match\ndata: {text}\n\n"
-            finally:
-                feed.unsubscribe(queue)
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
     @app.get("/api/matches/{match_id}/invite")
     async def invite_info(request: Request, match_id: str) -> dict[str, JSON]:
@@ -206,6 +190,45 @@ def create_app(
         if agent is not None and not isinstance(agent, str):
             raise ProtocolError("bad_message", "'agent' must be an agent name")
         return await room.hint(key, agent, token=token)
+
+
+def _add_lobby_routes(app: FastAPI) -> None:
+    """What the lobby lists: the matches, and news of listed matches as they change."""
+
+    @app.get("/api/matches")
+    async def list_matches(request: Request, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        if status not in (None, "active", "finished"):
+            raise ProtocolError("bad_message", "status must be active or finished")
+        store: Store = request.app.state.store
+        return await store.list_matches(status=status, limit=max(1, min(limit, 200)))
+
+    @app.get("/api/lobby/events")
+    async def lobby_events(request: Request) -> StreamingResponse:
+        """Server-Sent Events for lobby pages: ``event: match`` with ``{"match", "change"}``
+        whenever a listed match is created, changes seats or ends (``cardtable.server.lobby``)."""
+        feed = rooms_of(request).lobby
+        heartbeat: float = request.app.state.settings.lobby_heartbeat
+        queue = feed.subscribe()
+
+        async def stream() -> AsyncIterator[str]:
+            try:
+                yield "retry: 5000\n: ready\n\n"
+                while True:
+                    try:
+                        text = await asyncio.wait_for(queue.get(), heartbeat)
+                    except asyncio.TimeoutError:
+                        yield ": ping\n\n"
+                        continue
+                    yield f"event: match\ndata: {text}\n\n"
+            finally:
+                feed.unsubscribe(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _add_seat_routes(app: FastAPI) -> None:
+    """Seats changing hands (to an AI and back, joining an open seat), replays and records."""
 
     @app.post("/api/matches/{match_id}/seats/{seat}/ai")
     async def seat_to_ai(request: Request, match_id: str, seat: int) -> dict[str, JSON]:
@@ -268,7 +291,11 @@ def create_app(
         record = records.record_of(room.state, players=[s.row.name for s in room.seats])
         return JSONResponse(record)
 
-    # --- live play ------------------------------------------------------------
+
+# --- live play ------------------------------------------------------------
+def _add_live_play(app: FastAPI, cfg: Settings) -> None:
+    """The ``/ws`` socket: one session per connection, its outbox drained by a sender task."""
+
     @app.websocket("/ws")
     async def websocket(ws: WebSocket) -> None:
         await ws.accept()
@@ -292,8 +319,6 @@ def create_app(
                 await asyncio.wait_for(sender, 5)
             except (asyncio.TimeoutError, Exception):  # noqa: BLE001
                 sender.cancel()
-
-    return app
 
 
 # --- helpers --------------------------------------------------------------------
@@ -372,35 +397,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
         seats_spec = [{"kind": "human"} for _ in range(game.num_players)]
     if not isinstance(seats_spec, list) or len(seats_spec) != game.num_players:
         raise ProtocolError("bad_seats", f"'seats' must list {game.num_players} seats")
-    known_agents = agent_names(game_name)
-    seats: list[SeatRow] = []
-    tokens: dict[int, str] = {}
-    open_seats: list[int] = []
-    for i, spec in enumerate(seats_spec):
-        if not isinstance(spec, dict):
-            raise ProtocolError("bad_seats", f"seat {i} must be an object such as {{\"kind\": \"human\"}}")
-        kind = spec.get("kind", "human")
-        is_open = spec.get("open", False)
-        if not isinstance(is_open, bool):
-            raise ProtocolError("bad_seats", f"seat {i}: 'open' must be true or false")
-        if is_open and kind != "human":
-            raise ProtocolError("bad_seats", f"seat {i}: only a human seat can be open to anyone")
-        if is_open:
-            open_seats.append(i)
-        if kind == "human":
-            token = new_token()
-            tokens[i] = token
-            seats.append(SeatRow(seat=i, kind="human", name=clean_name(spec.get("name"), f"seat {i}"),
-                                 agent=None, token_hash=hash_token(token), claimed=False))
-        elif kind == "ai":
-            agent = spec.get("agent") or default_agent(game_name)
-            if agent not in known_agents:
-                raise ProtocolError("bad_agent", f"seat {i}: unknown agent {agent!r}; choose from: "
-                                    f"{', '.join(known_agents)}")
-            seats.append(SeatRow(seat=i, kind="ai", name=clean_name(spec.get("name"), str(agent)),
-                                 agent=str(agent), token_hash=None, claimed=True))
-        else:
-            raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
+    seats, tokens, open_seats = _seat_rows(game_name, seats_spec)
     rated = body.get("rated", False)
     _bind_creator(seats, seats_spec, user, rated)
     seed = body.get("seed")
@@ -446,6 +443,41 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
     rooms.add(room)
     room.schedule_ai()
     return room, host_token, tokens
+
+
+def _seat_rows(game_name: str, seats_spec: list[Any]) -> tuple[list[SeatRow], dict[int, str], list[int]]:
+    """The seats of a new match from the request's ``seats``: their rows, the new
+    tokens of the human seats, and the seats open to anyone."""
+    known_agents = agent_names(game_name)
+    seats: list[SeatRow] = []
+    tokens: dict[int, str] = {}
+    open_seats: list[int] = []
+    for i, spec in enumerate(seats_spec):
+        if not isinstance(spec, dict):
+            raise ProtocolError("bad_seats", f"seat {i} must be an object such as {{\"kind\": \"human\"}}")
+        kind = spec.get("kind", "human")
+        is_open = spec.get("open", False)
+        if not isinstance(is_open, bool):
+            raise ProtocolError("bad_seats", f"seat {i}: 'open' must be true or false")
+        if is_open and kind != "human":
+            raise ProtocolError("bad_seats", f"seat {i}: only a human seat can be open to anyone")
+        if is_open:
+            open_seats.append(i)
+        if kind == "human":
+            token = new_token()
+            tokens[i] = token
+            seats.append(SeatRow(seat=i, kind="human", name=clean_name(spec.get("name"), f"seat {i}"),
+                                 agent=None, token_hash=hash_token(token), claimed=False))
+        elif kind == "ai":
+            agent = spec.get("agent") or default_agent(game_name)
+            if agent not in known_agents:
+                raise ProtocolError("bad_agent", f"seat {i}: unknown agent {agent!r}; choose from: "
+                                    f"{', '.join(known_agents)}")
+            seats.append(SeatRow(seat=i, kind="ai", name=clean_name(spec.get("name"), str(agent)),
+                                 agent=str(agent), token_hash=None, claimed=True))
+        else:
+            raise ProtocolError("bad_seats", f"seat {i}: kind must be 'human' or 'ai'")
+    return seats, tokens, open_seats
 
 
 async def replay_message(room: Room, key: int | None, req_id: JSON) -> str:
