@@ -44,10 +44,9 @@ Handler = Callable[[Rooms, Room, Connection, "int | None", dict[str, Any], JSON]
 
 
 def allows_draw(game: Game) -> bool:
-    """Whether ``game`` can end level: its returns sum to zero, so a tie gives every
-    seat 0.  Ранг's sum to -1 (RG-7: there is always one loser), so it has none."""
-    info = game.info
-    return info.return_sum == 0 and info.min_return <= 0 <= info.max_return
+    """Whether ``game`` can end level (:attr:`~cardtable.description.GameInfo.can_tie`):
+    Ранг's returns sum to -1 (RG-7: there is always one loser), so it has no draws."""
+    return game.info.can_tie
 
 
 def side_of(game: Game, seat: int) -> list[int]:

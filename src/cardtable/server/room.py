@@ -336,6 +336,8 @@ class Room:
             "seats": self.seats_info(),
             "status": self.status(),
             "ending": None if self.outcome is None else self.outcome.get("ending"),
+            "draws": self.game.info.can_tie,
+            "abort_moves": self.settings.abort_moves,
             "seq": self.seq,
             "current_player": None if self.finished else self.state.current_player(),
             "hints": bool(self.row.options.get("hints", False)),
