@@ -147,6 +147,12 @@ class GameInfo:
     return_sum: float = 0.0
     """What every seat's returns add up to in every finished match."""
 
+    @property
+    def can_tie(self) -> bool:
+        """Whether a match can end level: the returns sum to zero, so a tie gives every
+        seat 0 (a game whose returns sum to less, like Ранг's one loser, always has one)."""
+        return self.return_sum == 0 and self.min_return <= 0 <= self.max_return
+
     def option(self, name: str) -> OptionInfo:
         for option in self.options:
             if option.name == name:

@@ -24,6 +24,7 @@ from cardtable.agents import agent_names, agents_by_strength
 from cardtable.i18n import LANGUAGES, catalog
 from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
+from cardtable.server import lifecycle
 from cardtable.server.account_api import install_account_routes, session_user
 from cardtable.server.accounts import Accounts, User
 from cardtable.server.errors import ProtocolError, install_error_handlers
@@ -434,14 +435,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
         updated=now,
         seats=seats,
     )
-    room = Room(row, rooms.store, rooms.settings, rooms.searches)
-    try:
-        await rooms.store.create_match(row)
-    except Exception as err:  # noqa: BLE001
-        log.exception("creating a match failed")
-        raise ProtocolError("storage", f"the match could not be stored ({type(err).__name__})", status=503) from None
-    rooms.add(room)
-    room.schedule_ai()
+    room = await rooms.create(row)
     return room, host_token, tokens
 
 
@@ -542,7 +536,8 @@ def _parse(raw: str | bytes | None, limit: int) -> dict[str, Any]:
     return data
 
 
-CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim")
+CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim",
+                *lifecycle.MESSAGES)
 
 
 async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings, bucket: TokenBucket) -> None:
@@ -650,6 +645,8 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         await room.set_ai(seat, agent, by=key, host=False, conn=conn, req_id=req_id)
     elif kind == "reclaim":
         await room.reclaim(key, conn, req_id)
+    elif kind in lifecycle.MESSAGES:
+        await lifecycle.MESSAGES[kind](rooms, room, conn, key, data, req_id)
     elif kind == "hello":
         raise ProtocolError("already_joined", "this connection has already joined a match")
     else:

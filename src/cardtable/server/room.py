@@ -55,10 +55,11 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 4
+PROTOCOL_REVISION = 5
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
 seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
-claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings."""
+claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings;
+5 adds resigning, aborting, draws and rematches (:mod:`cardtable.server.lifecycle`)."""
 
 
 def hash_token(token: str) -> str:
@@ -139,6 +140,8 @@ class Settings:
     """Sign-up and sign-in attempts one client address may make per minute (also the burst)."""
     session_days: float = 30.0
     """Days a sign-in session lasts."""
+    abort_moves: int = 4
+    """A seated player may abort a match (no result, not rated) until this many moves are made."""
 
 
 class Connection:
@@ -224,6 +227,14 @@ class Room:
         self.announce: Callable[[Room, str], None] = lambda room, change: None
         """Tells the lobby of a change to this match (set by :class:`Rooms`)."""
         self.broken: str | None = None
+        self.outcome: dict[str, Any] | None = row.result if row.ending is not None else None
+        """The result of a match ended early (resigned, agreed drawn, aborted:
+        :mod:`cardtable.server.lifecycle`), which overrides the state's."""
+        self.agreed: dict[str, set[int]] = {}
+        """Seats that asked for ``resign`` (a partnership's), ``draw`` or ``rematch``
+        and wait for the others; a move ends a draw offer."""
+        self.rematch: str | None = None
+        """The id of the match that followed this one (``rematch``)."""
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
@@ -238,7 +249,7 @@ class Room:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal()
+        return self.outcome is not None or self.state.is_terminal()
 
     def view(self, key: Key) -> tuple[dict[str, JSON], str]:
         """The view of ``key`` at the current seq, and its JSON text (cached)."""
@@ -284,7 +295,8 @@ class Room:
     def result_for(self, key: Key) -> JSON:
         if not self.finished:
             return None
-        return redact_json(self.state.result(), self.cards, (self.view(key)[1],))
+        result = self.state.result() if self.outcome is None else self.outcome
+        return redact_json(result, self.cards, (self.view(key)[1],))
 
     def seats_info(self) -> list[dict[str, JSON]]:
         return [
@@ -323,6 +335,9 @@ class Room:
             "num_players": self.game.num_players,
             "seats": self.seats_info(),
             "status": self.status(),
+            "ending": None if self.outcome is None else self.outcome.get("ending"),
+            "draws": self.game.info.can_tie,
+            "abort_moves": self.settings.abort_moves,
             "seq": self.seq,
             "current_player": None if self.finished else self.state.current_player(),
             "hints": bool(self.row.options.get("hints", False)),
@@ -584,6 +599,7 @@ class Room:
             log.exception("match %s: stored move %s did not apply", self.id, new_seq)
             raise ProtocolError("internal", self.broken, status=500) from None
         self._views = {}
+        self.agreed.pop("draw", None)
         line = LogLine.of(new_seq, event)
         self.log.append(line)
         if conn is not None:
@@ -593,21 +609,34 @@ class Room:
             conn.send(dumps(ack))
         self._broadcast_update(line)
         if self.finished:
-            result = self.state.result()
-            self._finish_task = asyncio.get_running_loop().create_task(self._store_finish(result))
-            self.announce(self, "finished")
+            self._record_finish(self.state.result(), None)
         else:
             self.schedule_ai()
 
-    async def _store_finish(self, result: dict[str, Any]) -> None:
+    def end_early(self, result: dict[str, Any]) -> None:
+        """End the match now with ``result``, whose ``ending`` says how (resigned,
+        drawn, aborted: :mod:`cardtable.server.lifecycle`); everyone gets the new
+        state (lock held)."""
+        self.outcome = result
+        self.agreed.clear()
+        self._views = {}
+        self._record_finish(result, str(result["ending"]))
+        self.broadcast(self.state_message)
+
+    def _record_finish(self, result: dict[str, Any], ending: str | None) -> None:
+        self._finish_task = asyncio.get_running_loop().create_task(self._store_finish(result, ending))
+        self.announce(self, "finished")
+
+    async def _store_finish(self, result: dict[str, Any], ending: str | None = None) -> None:
         """Store the end of the match, and in the same transaction the rating update
-        of a rated match (:func:`cardtable.server.ratings.finish_update`)."""
+        of a rated match (:func:`cardtable.server.ratings.finish_update`); an
+        aborted match is not rated."""
         also = None
-        if self.row.options.get("rated", False):
+        if self.row.options.get("rated", False) and ending != "aborted":
             also = ratings.finish_update(self.id, self.game.name, [s.row for s in self.seats], self.game.teams(),
                                          result)
         try:
-            await self.store.finish(self.id, result, also)
+            await self.store.finish(self.id, result, also, ending)
             self.row.status = "finished"
         except Exception:  # noqa: BLE001 - the status is derivable from the events
             log.exception("match %s: storing the result failed", self.id)
@@ -875,6 +904,19 @@ class Rooms:
             room.announce = self.announce
             self.rooms[match_id] = room
             self._loading.pop(match_id, None)
+        room.schedule_ai()
+        return room
+
+    async def create(self, row: MatchRow) -> Room:
+        """Store a new match and start it: kept in memory, announced, its AI to move."""
+        room = Room(row, self.store, self.settings, self.searches)
+        try:
+            await self.store.create_match(row)
+        except Exception as err:  # noqa: BLE001
+            log.exception("creating a match failed")
+            raise ProtocolError("storage", f"the match could not be stored ({type(err).__name__})",
+                                status=503) from None
+        self.add(room)
         room.schedule_ai()
         return room
 

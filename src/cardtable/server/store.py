@@ -6,7 +6,8 @@ replaying those moves, so nothing else needs to be saved.
 
 Tables (SQLAlchemy Core, the same schema on both back ends):
 
-* ``matches(id, game, config, seed, options, host_hash, status, result, created, updated)``
+* ``matches(id, game, config, seed, options, host_hash, status, result, ending, created, updated)``;
+  ``ending`` says how a match ended early (``resigned``, ``drawn``, ``aborted``), else null
 * ``seats(match_id, seat, kind, name, agent, token_hash, claimed)``
 * ``events(match_id, seq, seat, action, text, ts)`` with primary key ``(match_id, seq)``:
   two writers can never both append move ``seq`` (optimistic concurrency).
@@ -79,6 +80,7 @@ matches_table = Table(
     Column("host_hash", String(64), nullable=False),
     Column("status", String(16), nullable=False),
     Column("result", Text, nullable=True),
+    Column("ending", String(16), nullable=True),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
 )
@@ -191,6 +193,8 @@ class MatchRow:
     created: float
     updated: float
     seats: list[SeatRow] = field(default_factory=list)
+    ending: str | None = None
+    """How the match ended early (``resigned``, ``drawn``, ``aborted``), or ``None``."""
     moves: list[tuple[int, int, int]] = field(default_factory=list)
     """``(seq, seat, action)`` of every accepted move, in order."""
 
@@ -544,16 +548,17 @@ class Store:
         return await self._submit(op)
 
     async def finish(self, match_id: str, result: dict[str, Any],
-                     also: Callable[[Connection], None] | None = None) -> None:
-        """Mark the match finished with ``result``; ``also`` (the rating update) runs
-        in the same transaction, so both are stored or neither."""
+                     also: Callable[[Connection], None] | None = None, ending: str | None = None) -> None:
+        """Mark the match finished with ``result`` (and its early ``ending``, if it had
+        one); ``also`` (the rating update) runs in the same transaction, so both are
+        stored or neither."""
         now = time.time()
 
         def op(conn: Connection) -> None:
             conn.execute(
                 update(matches_table)
                 .where(matches_table.c.id == match_id)
-                .values(status="finished", result=json.dumps(result), updated=now)
+                .values(status="finished", result=json.dumps(result), ending=ending, updated=now)
             )
             if also is not None:
                 also(conn)
@@ -582,6 +587,7 @@ class Store:
                 host_hash=m["host_hash"],
                 status=m["status"],
                 result=None if m["result"] is None else json.loads(m["result"]),
+                ending=m["ending"],
                 created=m["created"],
                 updated=m["updated"],
                 seats=[

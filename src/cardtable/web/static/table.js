@@ -7,6 +7,7 @@ import {
 } from "./util.js";
 import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
+import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
@@ -124,6 +125,7 @@ export class TablePage {
   }
 
   onMessage(msg) {
+    onLifecycleMessage(this, msg);
     switch (msg.type) {
       case "welcome":
         this.you = msg.you;
@@ -296,7 +298,7 @@ export class TablePage {
       this.askHint();
       return;
     }
-    if (this.modal && this.modal.kind === "leave") return; // the dialog's own keys only
+    if (this.modal && ["leave", "resign"].includes(this.modal.kind)) return; // the dialog's own keys only
     const action = this.keys[name];
     if (action !== undefined) {
       ev.preventDefault();
@@ -452,7 +454,7 @@ export class TablePage {
       return box;
     }
     if (ctx.myTurn || (this.myTurn() && ctx.pending)) box.classList.add("mine");
-    box.append(h("span.turn-text", null, game.status(ctx)));
+    box.append(h("span.turn-text", null, endingVerdict(this) || game.status(ctx)));
     if (ctx.pending) box.append(h("span.spinner", { "aria-hidden": "true" }));
     return box;
   }
@@ -470,6 +472,7 @@ export class TablePage {
     tools.append(h("button#scores", { type: "button", onclick: () => { this.modal = { kind: "scores" }; this.render(); } },
       t("scores")));
     if (this.status === "finished") tools.append(...this.replayTools());
+    tools.append(...lifecycleTools(this));
     const seat = this.mySeat();
     if (seat && seat.kind === "human" && this.status === "active") {
       tools.append(h("button.quiet#leave", {
@@ -598,8 +601,9 @@ export class TablePage {
     };
     let title;
     let body;
-    if (this.modal.kind === "leave") {
-      const [leaveTitle, leaveBody, buttons] = this.leaveDialog(close);
+    if (this.modal.kind === "leave" || this.modal.kind === "resign") {
+      const ask = this.modal.kind === "leave" ? this.leaveDialog(close) : resignDialog(this, close);
+      const [leaveTitle, leaveBody, buttons] = ask;
       const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": leaveTitle },
         h("h2", null, leaveTitle), leaveBody, h("div.actions", null, buttons));
       this.trapFocus(dialog);
@@ -610,7 +614,8 @@ export class TablePage {
       body = game.roundSummary(ctx, this.modal.index);
     } else if (this.modal.kind === "match") {
       title = t("match_over");
-      body = game.matchSummary(ctx);
+      const ending = endingVerdict(this);
+      body = ending ? h("div.summary", null, h("p.verdict", null, ending), game.scoresTable(ctx)) : game.matchSummary(ctx);
     } else {
       title = t("scores");
       body = game.scoresTable(ctx);
