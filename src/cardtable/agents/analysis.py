@@ -146,6 +146,8 @@ class MatchAnalysis:
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dict; :meth:`from_dict` reads it back."""
         data = asdict(self)
+        for d in data["decisions"]:
+            d["moves"] = list(d["moves"])
         data["format"] = "cardtable-analysis"
         data["accuracy"] = self.accuracy
         data["rounds"] = [asdict(r) for r in self.rounds]
