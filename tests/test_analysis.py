@@ -80,10 +80,33 @@ def test_categories_follow_the_thresholds(random_seat: MatchAnalysis) -> None:
     assert counts["blunder"] > 0, counts  # a random player blunders in a whole round
 
 
-def test_random_play_is_less_accurate_than_the_heuristic(match: State, random_seat: MatchAnalysis) -> None:
+def test_throwing_away_a_started_expeditions_card_is_flagged() -> None:
+    """LC-3/LC-6: discarding the 9 of an expedition of three cards, instead of playing it,
+    throws points away: marked as a mistake or a blunder, with a better move named."""
+    game = load_game("lost-cities", rounds=1)
+    state = game.new_state(seed=2)
+    agents = [make_agent("heuristic", game, seed=1), make_agent("heuristic", game, seed=2)]
+    while True:
+        action = agents[state.current_player()].act(Observation.of(state))
+        text = state.action_to_string(action)
+        if state.current_player() == 0 and text.startswith("play ") and text.endswith("9"):
+            if len(state.view(0)["expeditions"][0][text[5]]) >= 3:  # type: ignore[call-overload, index]
+                break
+        state.apply_action(action)
+    state.apply_action(state.parse_action("discard " + text[5:]))
+    last = analyse(state, 0, iterations=ITERATIONS, seed=0).decisions[-1]
+    assert last.played == "discard " + text[5:]
+    assert last.category in ("mistake", "blunder") and last.loss >= MISTAKE, last
+    assert last.best != last.played
+    played_instead = next(m for m in last.moves if m.move == text)
+    assert played_instead.win > last.win_played  # playing the card is better than throwing it away
+
+
+def test_accuracy_per_round_and_match(match: State) -> None:
     heuristic = analyse(match, 1, iterations=ITERATIONS, seed=5)
-    assert random_seat.accuracy is not None and heuristic.accuracy is not None
-    assert heuristic.accuracy > random_seat.accuracy + 5
+    assert heuristic.accuracy is not None
+    assert heuristic.accuracy == pytest.approx(100 * sum(d.accuracy for d in heuristic.decisions)
+                                               / len(heuristic.decisions))
     assert [r.round for r in heuristic.rounds] == [0]
     assert heuristic.rounds[0].accuracy == pytest.approx(heuristic.accuracy)
     assert sum(heuristic.rounds[0].counts.values()) == len(heuristic.decisions)
@@ -152,3 +175,17 @@ def test_cli_errors_are_clear(tmp_path: Path, args: list[str], message: str) -> 
     res = runner.invoke(cli.app, ["analyse", *args])
     assert res.exit_code == 2, res.output
     assert message in res.output and "Traceback" not in res.output
+
+
+def test_flat_search_compares_the_root_actions_it_is_given() -> None:
+    from cardtable.agents.search import SearchParams, search
+
+    state = load_game("lost-cities", rounds=1).new_state(seed=4)
+    obs = Observation.of(state)
+    chosen = obs.legal_actions[:3]
+    stats = search(obs, SearchParams(iterations=30, mode="pimc", prior=False, root_actions=chosen), 1)
+    assert set(stats.visits) == set(chosen) and all(stats.visits.values())
+    everything = search(obs, SearchParams(iterations=64, mode="pimc", prior=False, root_actions=obs.legal_actions), 1)
+    assert set(everything.visits) == set(obs.legal_actions)  # more than the game's short list
+    with pytest.raises(ValueError, match="no legal move"):
+        search(obs, SearchParams(iterations=30, mode="pimc", root_actions=(999,)), 1)

@@ -8,8 +8,10 @@ exactly what the seat knew when it moved, never the true deal.
 
 Every legal move gets an estimated *win chance* (the search's mean value ``v`` in
 ``[-1, 1]`` read as ``(v + 1) / 2``; in Ранг the chance not to lose).  The *best*
-move is the one the search would play; the *loss* of the move played is the best
-move's win chance minus its own (never below zero).  A move is marked by its loss:
+move is the one with the best estimate among those searched at least half as
+often as the most searched one (:func:`best_move`); the *loss* of the move played
+is the best move's win chance minus its own (never below zero).  A move is marked
+by its loss:
 
 * ``"inaccuracy"`` — at least :data:`INACCURACY` (5 points of win chance),
 * ``"mistake"`` — at least :data:`MISTAKE` (10 points),
@@ -217,6 +219,19 @@ def analyse(source: Mapping[str, JSON] | State, seat: int, *, iterations: int = 
     return result
 
 
+def best_move(visits: Mapping[int, int], value_sums: Mapping[int, float]) -> int:
+    """The move with the best mean value among those searched at least half as often
+    as the most searched one (a lucky mean of a few play-outs is no reference); the
+    more searched, then the lower id, among equals.
+
+    >>> best_move({1: 10, 2: 10, 3: 2}, {1: 5.0, 2: 6.0, 3: 2.0})
+    2
+    """
+    most = max(visits.values())
+    return min((a for a, n in visits.items() if n > 0 and 2 * n >= most),
+               key=lambda a: (-value_sums[a] / visits[a], -visits[a], a))
+
+
 def _analyse_decision(state: State, ply: int, played: int, iterations: int, seed: int) -> Decision:
     """Search the decision at ``state`` from the seat to move's observation only."""
     obs = Observation.of(state)
@@ -224,7 +239,7 @@ def _analyse_decision(state: State, ply: int, played: int, iterations: int, seed
     # at least one play-out per legal move, so that every move has an estimate
     params = SearchParams(iterations=max(iterations, len(obs.legal_actions)), root_actions=obs.legal_actions)
     stats = search(obs, params, random.Random(f"analysis/{seed}/{ply}").getrandbits(63), kn)
-    best = stats.choose()
+    best = best_move(stats.visits, stats.value_sums)
 
     def win(action: int) -> float:
         return (stats.mean(action) + 1.0) / 2.0
@@ -251,6 +266,7 @@ __all__ = [
     "MoveEstimate",
     "RoundAccuracy",
     "analyse",
+    "best_move",
     "category",
     "decision_accuracy",
     "decision_plies",
