@@ -30,7 +30,8 @@ def _check_width(output: str, *, unbroken: str | None = None) -> None:
         assert cell_len(line) <= 80, line
 
 
-@pytest.mark.parametrize("command", [[], ["games"], ["play"], ["simulate"], ["arena"], ["replay"], ["serve"]])
+@pytest.mark.parametrize("command", [[], ["games"], ["play"], ["simulate"], ["arena"], ["replay"], ["serve"],
+                                     ["analyse"]])
 def test_help_fits_80_columns_without_artefacts(command: list[str]) -> None:
     res = runner.invoke(cli.app, [*command, "--help"], env=ENV)
     assert res.exit_code == 0, res.output
@@ -80,3 +81,19 @@ def test_replay_output_has_no_raw_dicts(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     _check_width(res.output)
     assert "{'" not in res.output and "Result" in res.output
+
+
+def test_analyse_output_fits_80_columns(tmp_path: Path) -> None:
+    import random
+
+    state = load_game("lost-cities", rounds=1).new_state(seed=2)
+    rng = random.Random(1)
+    while len(state.history) < 40:
+        state.apply_action(rng.choice(state.legal_actions()))
+    path = records.save(tmp_path / "lc.json", records.record_of(state, players=["a", "b"]))
+    out = tmp_path / "a-rather-long-directory-name-for-the-analysis" / "analysis-of-the-match.json"
+    res = runner.invoke(cli.app, ["analyse", str(path), "--iterations", "20", "--all", "--json", str(out)], env=ENV)
+    assert res.exit_code == 0, res.output
+    _check_width(res.output, unbroken=str(out))
+    assert f"Analysis written to {out}" in res.output
+    assert "{'" not in res.output and "accuracy" in res.output

@@ -412,6 +412,15 @@ def _register_ratings() -> None:
 _register_ratings()
 
 
+def _register_analyse() -> None:
+    from cardtable.console.analyse import analyse_command
+
+    app.command("analyse")(analyse_command)
+
+
+_register_analyse()
+
+
 def main() -> None:
     app()
 

@@ -118,6 +118,10 @@ class SearchParams:
     """``None`` (the game's default), ``"ismcts"`` (the tree search) or ``"pimc"`` (flat determinized Monte Carlo:
     every remaining root action played out in the same worlds with the same
     play-out random numbers, the worse half dropped in rounds — sequential halving)."""
+    root_actions: tuple[int, ...] | None = None
+    """Flat search: the root moves to compare (``None``: the game's short list, else every
+    legal move).  The move analysis passes every legal move; the tree search always
+    considers every legal move."""
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None and self.steps is None:
@@ -354,7 +358,12 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
     rng = random.Random(seed)
     me = obs.player
     stats = RootStats()
-    remaining = _candidates(kn, obs, rng)
+    if params.root_actions is None:
+        remaining = _candidates(kn, obs, rng)
+    else:
+        remaining = [a for a in params.root_actions if a in obs.legal_actions]
+        if not remaining:
+            raise ValueError(f"root_actions {params.root_actions} hold no legal move of seat {obs.player}")
     if params.prior and len(remaining) > 1:
         stats.prior = kn.prior(obs, seed)
         if stats.prior not in obs.legal_actions:

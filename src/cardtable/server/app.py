@@ -26,6 +26,7 @@ from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
 from cardtable.server import lifecycle
 from cardtable.server.account_api import install_account_routes, session_user
+from cardtable.server.review import Analyses
 from cardtable.server.accounts import Accounts, User
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
@@ -71,6 +72,7 @@ def create_app(
         app.state.accounts = Accounts(store, cfg.clock, signin_per_minute=cfg.signin_per_minute,
                                       session_days=cfg.session_days, max_addresses=cfg.max_tracked_addresses)
         rooms = app.state.rooms = Rooms(store, cfg, limits)
+        app.state.analyses = Analyses(rooms.searches)
         rooms.start()
         try:
             yield
@@ -291,6 +293,14 @@ def _add_seat_routes(app: FastAPI) -> None:
             raise ProtocolError("not_finished", "a record is exported once the match is over", status=409)
         record = records.record_of(room.state, players=[s.row.name for s in room.seats])
         return JSONResponse(record)
+
+    @app.get("/api/matches/{match_id}/analysis")
+    async def get_analysis(request: Request, match_id: str, seat: int) -> JSONResponse:
+        room = await rooms_of(request).get(match_id)
+        if not room.is_host(bearer(request)):
+            await seat_key(request, room)  # a seat, or a spectator where the match admits them
+        analyses: Analyses = request.app.state.analyses
+        return JSONResponse(await analyses.get(room, seat))
 
 
 # --- live play ------------------------------------------------------------

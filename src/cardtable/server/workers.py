@@ -17,6 +17,7 @@ import functools
 import json
 import multiprocessing
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,6 +58,24 @@ def run_search(job: SearchJob) -> int:
     return agent.act(Observation.of(state, job.player))
 
 
+@dataclass(frozen=True)
+class AnalysisJob:
+    """The move analysis of ``seat`` in a finished match, given by its record."""
+
+    record_json: str
+    seat: int
+    iterations: int
+    seed: int
+
+
+def run_analysis(job: AnalysisJob) -> dict[str, Any]:
+    """The analysis as a JSON-ready dict (runs in a worker process)."""
+    from cardtable import records
+    from cardtable.agents.analysis import analyse
+
+    return analyse(records.loads(job.record_json), job.seat, iterations=job.iterations, seed=job.seed).as_dict()
+
+
 def default_workers() -> int:
     """One worker per core but one (the event loop keeps a core), at least one."""
     return max(1, (os.cpu_count() or 1) - 1)
@@ -73,8 +92,9 @@ class SearchPool:
 
     Hints and AI moves are counted apart (:attr:`hints`, :attr:`moves`: searches
     running or waiting).  A hint is refused (:class:`PoolBusy`) when ``max_queued``
-    hints are already running or waiting; AI moves always wait their turn and do
-    not count against hints, so many AI-only matches never make a hint busy."""
+    hints are already running or waiting (a move analysis counts as a hint); AI
+    moves always wait their turn and do not count against hints, so many AI-only
+    matches never make a hint busy."""
 
     def __init__(self, workers: int, max_queued: int) -> None:
         self.workers = workers
@@ -94,6 +114,14 @@ class SearchPool:
 
     async def run(self, job: SearchJob, *, refusable: bool = False) -> int:
         """The job's action; ``refusable`` marks a hint (refused when too many wait)."""
+        return int(await self._submit(run_search, job, refusable))
+
+    async def analyse(self, job: AnalysisJob) -> dict[str, Any]:
+        """The job's move analysis; refused like a hint when too many wait."""
+        result: dict[str, Any] = await self._submit(run_analysis, job, True)
+        return result
+
+    async def _submit(self, work: Callable[[Any], Any], job: Any, refusable: bool) -> Any:
         if refusable and self.hints >= self.max_queued:
             raise PoolBusy(f"the server is busy with {self.hints} hints; ask again in a moment")
         if refusable:
@@ -102,10 +130,9 @@ class SearchPool:
             self.moves += 1
         try:
             if self._executor is None:
-                return await asyncio.to_thread(run_search, job)
+                return await asyncio.to_thread(work, job)
             loop = asyncio.get_running_loop()
-            result: Any = await loop.run_in_executor(self._executor, run_search, job)
-            return int(result)
+            return await loop.run_in_executor(self._executor, work, job)
         finally:
             if refusable:
                 self.hints -= 1
