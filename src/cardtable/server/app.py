@@ -26,6 +26,7 @@ from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
 from cardtable.server.account_api import install_account_routes, session_user
 from cardtable.server.accounts import Accounts, User
+from cardtable.server import chat
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
@@ -414,6 +415,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
             raise ProtocolError("bad_message", f"'{flag}' must be true or false")
         options[flag] = value
     options["fixed_seed"] = seed is not None
+    options["chat"] = chat.check_mode(body.get("chat"))
     if rated:
         if options["hints"]:
             raise ProtocolError("bad_message", "a rated match has no hints: leave out 'hints' or send false")
@@ -510,7 +512,7 @@ def _parse(raw: str | bytes | None, limit: int) -> dict[str, Any]:
     return data
 
 
-CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim")
+CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim", *chat.CHAT_TYPES)
 
 
 async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings, bucket: TokenBucket) -> None:
@@ -584,7 +586,7 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         await room.move(key, data.get("seq"), data.get("move"), data.get("action"), conn, req_id)
         rooms.record_move(time.perf_counter() - t0)
     elif kind == "sync":
-        conn.send(room.state_message(key))
+        conn.send(room.state_message(key, conn))
     elif kind == "ping":
         pong: dict[str, JSON] = {"type": "pong", "seq": room.seq}
         if req_id is not None:
@@ -618,6 +620,8 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         await room.set_ai(seat, agent, by=key, host=False, conn=conn, req_id=req_id)
     elif kind == "reclaim":
         await room.reclaim(key, conn, req_id)
+    elif kind in chat.CHAT_TYPES:
+        chat.handle(room, conn, data, req_id)
     elif kind == "hello":
         raise ProtocolError("already_joined", "this connection has already joined a match")
     else:

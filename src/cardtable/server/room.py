@@ -34,6 +34,7 @@ from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
 from cardtable.server import ratings
+from cardtable.server.chat import MatchChat
 from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.lobby import LobbyFeed
@@ -139,6 +140,12 @@ class Settings:
     """Sign-up and sign-in attempts one client address may make per minute (also the burst)."""
     session_days: float = 30.0
     """Days a sign-in session lasts."""
+    chat_max_chars: int = 300
+    """Longest chat line, in characters (``bad_message``)."""
+    chat_per_minute: float = 20.0
+    """Chat messages one connection may send per minute on average (``rate_limited``)."""
+    chat_burst: float = 5.0
+    """Chat messages one connection may send at once before the rate applies."""
 
 
 class Connection:
@@ -224,6 +231,10 @@ class Room:
         self.announce: Callable[[Room, str], None] = lambda room, change: None
         """Tells the lobby of a change to this match (set by :class:`Rooms`)."""
         self.broken: str | None = None
+        self.chat = MatchChat(str(row.options.get("chat", "seats")), settings.clock,
+                              rate_per_minute=settings.chat_per_minute, burst=settings.chat_burst,
+                              max_chars=settings.chat_max_chars)
+        """The match's chat (:mod:`cardtable.server.chat`)."""
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
@@ -329,6 +340,7 @@ class Room:
             "spectators": bool(self.row.options.get("spectators", True)),
             "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
             "rated": bool(self.row.options.get("rated", False)),
+            "chat": self.chat.mode,
             "created": self.row.created,
             # where the match stands, as everyone sees it (for the lobby's lists)
             "round": public.get("round"),
@@ -343,7 +355,8 @@ class Room:
             text += "," + dumps(tail)[1:-1]
         return text + "}"
 
-    def state_message(self, key: Key) -> str:
+    def state_message(self, key: Key, conn: Connection | None = None) -> str:
+        """The ``state`` for ``key``; its chat leaves out what ``conn``'s user muted."""
         _, vtext = self.view(key)
         head: dict[str, JSON] = {
             "type": "state",
@@ -357,6 +370,7 @@ class Room:
             "refused": self.refused_for(key),
             "log": [line.for_key(key) for line in self.log],
             "result": self.result_for(key),
+            "chat": self.chat.history_for(conn if key is None else key, key),
         }
         return self._with_view(head, vtext, tail)
 
@@ -467,7 +481,7 @@ class Room:
             conn.key = key
             conn.room = self
             conn.send(dumps(welcome))
-            conn.send(self.state_message(key))
+            conn.send(self.state_message(key, conn))
             if changed:
                 self.broadcast(lambda k: self.seats_message())
                 self.announce(self, "seats")
