@@ -152,6 +152,7 @@ def test_mute_stops_a_seats_lines_for_the_muter_only(srv: ServerThread) -> None:
 
 @pytest.mark.parametrize("fields, code", [
     ({}, "bad_message"),
+    ({"seat": {}}, "bad_message"),
     ({"seat": "1"}, "bad_message"),
     ({"seat": True}, "bad_message"),
     ({"seat": 1.0}, "bad_message"),
@@ -164,8 +165,6 @@ def test_bad_mutes_are_refused(srv: ServerThread, fields: Msg, code: str) -> Non
     with a, b:
         for kind in ("mute", "unmute"):
             msg = {"type": kind, "id": "m", **fields}
-            if not fields:  # no 'seat' at all: null is the spectators, so send a wrong key instead
-                msg["seat"] = {}
             err = a.request(msg, lambda m: m.get("id") == "m")
             assert err["type"] == "error" and err["code"] == code, (kind, err)
 
@@ -205,3 +204,23 @@ def test_chat_is_rate_limited_per_connection(tmp_path: Path) -> None:
             clock.advance(10.0)  # 6 a minute: one line every 10 s
             assert say(a, text="three again")["type"] == "chat"
             assert say(a, text="four")["code"] == "rate_limited"
+
+
+def test_the_last_lines_survive_a_restart(tmp_path: Path) -> None:
+    url = db_url_for("sqlite", tmp_path)
+    settings = generous_settings(rate_per_second=5000.0, rate_burst=1e6, chat_per_minute=1e6, chat_burst=1e6)
+    with ServerThread(url, settings=settings) as first:
+        mid, a, b = table(first)
+        with a, b:
+            for i in range(HISTORY + 2):
+                say(a, text=f"line {i}")
+            say(b, phrase="gg")
+        tokens = (a.token, b.token)
+    with ServerThread(url, settings=settings) as again, join(again, mid, tokens[1]) as back:
+        state = back.request({"type": "sync"}, "state")
+        lines = state["chat"]
+        assert [line.get("text", line.get("phrase")) for line in lines] == (
+            [f"line {i}" for i in range(3, HISTORY + 2)] + ["gg"])
+        assert lines[-1]["from"] == 1 and lines[-1]["name"] == "Bob" and "text" not in lines[-1]
+        with join(again, mid, tokens[0]) as ann:
+            assert say(ann, text="after the restart")["seq"] == HISTORY + 4

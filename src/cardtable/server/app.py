@@ -621,7 +621,7 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
     elif kind == "reclaim":
         await room.reclaim(key, conn, req_id)
     elif kind in chat.CHAT_TYPES:
-        chat.handle(room, conn, data, req_id)
+        await chat.handle(room, conn, data, req_id)
     elif kind == "hello":
         raise ProtocolError("already_joined", "this connection has already joined a match")
     else:

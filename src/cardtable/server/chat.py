@@ -5,22 +5,24 @@ players talk and only they read it), ``"all"`` (spectators too) or ``"off"``.
 A line is free text (:func:`cardtable.server.validate.clean_text`, at most
 ``Settings.chat_max_chars`` characters) or a quick phrase, sent as its key from
 :data:`PHRASES` so that each client shows it in its own language.  The last
-:data:`HISTORY` lines are kept in memory and sent in ``state``.  A player mutes
+:data:`HISTORY` lines are kept, in memory and in the store, and sent in ``state``.  A player mutes
 a seat (or all spectators, ``seat`` null) for themself: the server stops sending
 that seat's lines to the muter's connections.  See ``docs/server-protocol.md``.
 
 >>> from cardtable.server.limits import ManualClock
 >>> chat = MatchChat("all", ManualClock(), rate_per_minute=60.0, burst=2.0, max_chars=20)
 >>> line = chat.line_from({"text": "  good   luck "}, seat=0, name="Ann", at=1.5)
+>>> chat.keep(line)
 >>> line.as_json()
 {'seq': 1, 'from': 0, 'name': 'Ann', 'text': 'good luck', 'at': 1.5}
->>> chat.line_from({"phrase": "gg"}, seat=None, name=None, at=2.0).as_json()["phrase"]
-'gg'
+>>> chat.line_from({"phrase": "gg"}, seat=None, name=None, at=2.0).as_json()
+{'seq': 2, 'from': None, 'name': None, 'phrase': 'gg', 'at': 2.0}
 """
 
 from __future__ import annotations
 
 import collections
+import logging
 import time
 import weakref
 from collections.abc import Hashable
@@ -44,6 +46,8 @@ PHRASES = ("hi", "gl", "gg", "wp", "thanks", "oops", "wait", "bye")
 
 HISTORY = 50
 """Lines of a match's chat kept and sent in ``state``."""
+
+log = logging.getLogger("cardtable.server")
 
 SPECTATORS = "spectators"
 """The mute key of every spectator's lines (``{"type": "mute", "seat": null}``)."""
@@ -120,18 +124,26 @@ class MatchChat:
 
     # --- lines -----------------------------------------------------------------------
     def line_from(self, data: dict[str, Any], *, seat: int | None, name: str | None, at: float) -> ChatLine:
-        """The next line from a ``chat`` message's ``text`` or ``phrase`` (exactly one),
-        kept in the history."""
+        """The next line from a ``chat`` message's ``text`` or ``phrase`` (exactly one);
+        :meth:`keep` adds it to the history once it is stored."""
         text, phrase = data.get("text"), data.get("phrase")
         if (text is None) == (phrase is None):
             raise ProtocolError("bad_message", "a chat message needs 'text' or 'phrase' (one of them)")
         if phrase is not None and phrase not in PHRASES:
             raise ProtocolError("bad_message", f"'phrase' must be one of: {', '.join(PHRASES)}")
         clean = None if text is None else clean_text(text, self.max_chars)
-        self.seq += 1
-        line = ChatLine(self.seq, seat, name, clean, phrase if isinstance(phrase, str) else None, at)
+        return ChatLine(self.seq + 1, seat, name, clean, phrase if isinstance(phrase, str) else None, at)
+
+    def keep(self, line: ChatLine) -> None:
+        """Add ``line`` (numbered by :meth:`line_from` or read from the store) to the history."""
+        self.seq = max(self.seq, line.seq)
         self.lines.append(line)
-        return line
+
+    def restore(self, rows: list[dict[str, Any]]) -> None:
+        """Keep the lines stored for the match (``MatchRow.chat``, oldest first)."""
+        for row in rows:
+            self.keep(ChatLine(int(row["seq"]), row["seat"], row["name"], row["text"], row["phrase"],
+                               float(row["at"])))
 
     def history_for(self, muter: Hashable | None, seat: int | None) -> list[dict[str, JSON]]:
         """The kept lines ``seat`` may read, less those ``muter`` muted."""
@@ -176,12 +188,24 @@ CHAT_TYPES = ("chat", "mute", "unmute")
 """The client message types handled here (:func:`handle`)."""
 
 
+async def _store(room: Room, line: ChatLine) -> None:
+    """Store ``line`` with the match's last :data:`HISTORY` (``storage`` if the database refuses)."""
+    row = {"seq": line.seq, "seat": line.seat, "name": line.name, "text": line.text, "phrase": line.phrase,
+           "at": line.at}
+    try:
+        await room.store.append_chat(room.id, row, HISTORY)
+    except Exception as err:  # noqa: BLE001 - reported as a typed error
+        log.exception("match %s: storing chat line %s failed", room.id, line.seq)
+        raise ProtocolError("storage", f"the line could not be stored ({type(err).__name__}); try again",
+                            status=503) from None
+
+
 def _muter(conn: Connection) -> Hashable:
     """Whose mutes apply: a seat's (shared by its connections) or one spectator connection's."""
     return conn if conn.key is None else conn.key
 
 
-def handle(room: Room, conn: Connection, data: dict[str, Any], req_id: JSON) -> None:
+async def handle(room: Room, conn: Connection, data: dict[str, Any], req_id: JSON) -> None:
     """Answer a ``chat``, ``mute`` or ``unmute`` message of ``conn`` in ``room``."""
     chat = room.chat
     key = conn.key
@@ -189,7 +213,10 @@ def handle(room: Room, conn: Connection, data: dict[str, Any], req_id: JSON) -> 
         chat.check_speaker(key)
         chat.take(conn)
         name = None if key is None else room.seats[key].row.name
-        line = chat.line_from(data, seat=key, name=name, at=round(time.time(), 3))
+        async with room.lock:  # (one line at a time: lines are numbered, stored, then sent)
+            line = chat.line_from(data, seat=key, name=name, at=round(time.time(), 3))
+            await _store(room, line)
+            chat.keep(line)
         text = dumps({"type": "chat", **line.as_json()})
         reply = text if req_id is None else text[:-1] + ',"id":' + dumps(req_id) + "}"
         for k in room.keys:
@@ -203,7 +230,9 @@ def handle(room: Room, conn: Connection, data: dict[str, Any], req_id: JSON) -> 
         return
     if chat.mode == "off":
         raise ProtocolError("chat_off", "chat is off in this match", status=403)
-    muted = chat.set_mute(_muter(conn), key, data.get("seat"), room.game.num_players, data["type"] == "mute")
+    if "seat" not in data:
+        raise ProtocolError("bad_message", f"'{data['type']}' needs 'seat': a seat number, or null for the spectators")
+    muted = chat.set_mute(_muter(conn), key, data["seat"], room.game.num_players, data["type"] == "mute")
     answer: dict[str, JSON] = {"type": "muted", "seats": muted}
     if req_id is not None:
         answer["id"] = req_id

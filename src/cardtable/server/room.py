@@ -235,6 +235,7 @@ class Room:
                               rate_per_minute=settings.chat_per_minute, burst=settings.chat_burst,
                               max_chars=settings.chat_max_chars)
         """The match's chat (:mod:`cardtable.server.chat`)."""
+        self.chat.restore(row.chat)
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")

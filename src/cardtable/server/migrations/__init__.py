@@ -3,7 +3,7 @@ brings a database (empty, from before Alembic, or at any earlier revision) to th
 newest schema.  The store calls it when it opens.
 
 ``versions/`` holds one module per revision: ``0001`` is the schema the store used
-to create itself (matches, seats, events), ``0002`` adds accounts and ratings.
+to create itself (matches, seats, events), ``0002`` adds accounts and ratings, ``0003`` the recent chat lines.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, Engine, inspect
 
 HERE = Path(__file__).resolve().parent
-HEAD = "0002"
+HEAD = "0003"
 """The newest revision."""
 BEFORE_ALEMBIC = "0001"
 """The revision of a database whose tables the store made before there were migrations."""
