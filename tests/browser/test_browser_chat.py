@@ -25,7 +25,8 @@ def last_line(page: Any, selector: str) -> Any:
 
 
 def test_two_players_chat_in_their_own_languages(browser: Any, server: LiveServer, tracker: Tracker) -> None:
-    m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
+    m = server.create("lost-cities", {"rounds": 1},
+                      [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}])
     ann_ctx, ann = open_seat(browser, tracker, m["seats"][0]["invite"], "Ann", "en")
     bob_ctx, bob = open_seat(browser, tracker, m["seats"][1]["invite"], "Bob", "ru")
     try:
