@@ -28,6 +28,7 @@ from cardtable.server import lifecycle
 from cardtable.server.account_api import install_account_routes, session_user
 from cardtable.server.review import Analyses
 from cardtable.server.accounts import Accounts, User
+from cardtable.server import chat
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
@@ -422,6 +423,7 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
             raise ProtocolError("bad_message", f"'{flag}' must be true or false")
         options[flag] = value
     options["fixed_seed"] = seed is not None
+    options["chat"] = chat.check_mode(body.get("chat"))
     if rated:
         if options["hints"]:
             raise ProtocolError("bad_message", "a rated match has no hints: leave out 'hints' or send false")
@@ -547,7 +549,7 @@ def _parse(raw: str | bytes | None, limit: int) -> dict[str, Any]:
 
 
 CLIENT_TYPES = ("hello", "move", "sync", "hint", "replay", "ping", "leave", "takeover", "reclaim",
-                *lifecycle.MESSAGES)
+                *lifecycle.MESSAGES, *chat.CHAT_TYPES)
 
 
 async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings, bucket: TokenBucket) -> None:
@@ -621,7 +623,7 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         await room.move(key, data.get("seq"), data.get("move"), data.get("action"), conn, req_id)
         rooms.record_move(time.perf_counter() - t0)
     elif kind == "sync":
-        conn.send(room.state_message(key))
+        conn.send(room.state_message(key, conn))
     elif kind == "ping":
         pong: dict[str, JSON] = {"type": "pong", "seq": room.seq}
         if req_id is not None:
@@ -657,6 +659,8 @@ async def _dispatch(rooms: Rooms, room: Room, conn: Connection, key: int | None,
         await room.reclaim(key, conn, req_id)
     elif kind in lifecycle.MESSAGES:
         await lifecycle.MESSAGES[kind](rooms, room, conn, key, data, req_id)
+    elif kind in chat.CHAT_TYPES:
+        await chat.handle(room, conn, data, req_id)
     elif kind == "hello":
         raise ProtocolError("already_joined", "this connection has already joined a match")
     else:

@@ -34,6 +34,7 @@ from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
 from cardtable.server import ratings
+from cardtable.server.chat import MatchChat
 from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
 from cardtable.server.lobby import LobbyFeed
@@ -55,7 +56,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 5
+PROTOCOL_REVISION = 6
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
 seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
 claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings;
@@ -142,6 +143,12 @@ class Settings:
     """Days a sign-in session lasts."""
     abort_moves: int = 4
     """A seated player may abort a match (no result, not rated) until this many moves are made."""
+    chat_max_chars: int = 300
+    """Longest chat line, in characters (``bad_message``)."""
+    chat_per_minute: float = 20.0
+    """Chat messages one connection may send per minute on average (``rate_limited``)."""
+    chat_burst: float = 5.0
+    """Chat messages one connection may send at once before the rate applies."""
 
 
 class Connection:
@@ -235,6 +242,11 @@ class Room:
         and wait for the others; a move ends a draw offer."""
         self.rematch: str | None = None
         """The id of the match that followed this one (``rematch``)."""
+        self.chat = MatchChat(str(row.options.get("chat", "seats")), settings.clock,
+                              rate_per_minute=settings.chat_per_minute, burst=settings.chat_burst,
+                              max_chars=settings.chat_max_chars)
+        """The match's chat (:mod:`cardtable.server.chat`)."""
+        self.chat.restore(row.chat)
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
@@ -344,6 +356,7 @@ class Room:
             "spectators": bool(self.row.options.get("spectators", True)),
             "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
             "rated": bool(self.row.options.get("rated", False)),
+            "chat": self.chat.mode,
             "created": self.row.created,
             # where the match stands, as everyone sees it (for the lobby's lists)
             "round": public.get("round"),
@@ -358,7 +371,8 @@ class Room:
             text += "," + dumps(tail)[1:-1]
         return text + "}"
 
-    def state_message(self, key: Key) -> str:
+    def state_message(self, key: Key, conn: Connection | None = None) -> str:
+        """The ``state`` for ``key``; its chat leaves out what ``conn``'s user muted."""
         _, vtext = self.view(key)
         head: dict[str, JSON] = {
             "type": "state",
@@ -372,6 +386,7 @@ class Room:
             "refused": self.refused_for(key),
             "log": [line.for_key(key) for line in self.log],
             "result": self.result_for(key),
+            "chat": self.chat.history_for(conn if key is None else key, key),
         }
         return self._with_view(head, vtext, tail)
 
@@ -482,7 +497,7 @@ class Room:
             conn.key = key
             conn.room = self
             conn.send(dumps(welcome))
-            conn.send(self.state_message(key))
+            conn.send(self.state_message(key, conn))
             if changed:
                 self.broadcast(lambda k: self.seats_message())
                 self.announce(self, "seats")

@@ -55,6 +55,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -109,6 +110,19 @@ events_table = Table(
     Column("action", Integer, nullable=False),
     Column("text", Text, nullable=False),
     Column("ts", Float, nullable=False),
+    PrimaryKeyConstraint("match_id", "seq"),
+)
+
+chat_table = Table(
+    "chat_lines",
+    metadata,
+    Column("match_id", String(40), ForeignKey("matches.id", ondelete="CASCADE"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(64), nullable=True),
+    Column("text", Text, nullable=True),
+    Column("phrase", String(16), nullable=True),
+    Column("at", Float, nullable=False),
     PrimaryKeyConstraint("match_id", "seq"),
 )
 
@@ -197,6 +211,8 @@ class MatchRow:
     """How the match ended early (``resigned``, ``drawn``, ``aborted``), or ``None``."""
     moves: list[tuple[int, int, int]] = field(default_factory=list)
     """``(seq, seat, action)`` of every accepted move, in order."""
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    """The kept chat lines, oldest first: ``{"seq", "seat", "name", "text", "phrase", "at"}``."""
 
 
 def normalise_url(url: str) -> str:
@@ -531,6 +547,16 @@ class Store:
 
         await self._submit(op)
 
+    async def append_chat(self, match_id: str, line: dict[str, Any], keep: int) -> None:
+        """Store a chat line (``MatchRow.chat``'s fields), keeping the match's last ``keep``."""
+
+        def op(conn: Connection) -> None:
+            conn.execute(insert(chat_table).values(match_id=match_id, **line))
+            conn.execute(delete(chat_table).where(chat_table.c.match_id == match_id,
+                                                  chat_table.c.seq <= line["seq"] - keep))
+
+        await self._submit(op)
+
     async def update_seat(self, match_id: str, seat: SeatRow) -> None:
         def op(conn: Connection) -> None:
             conn.execute(
@@ -578,6 +604,12 @@ class Store:
                 .where(events_table.c.match_id == match_id)
                 .order_by(events_table.c.seq)
             ).all()
+            chat = conn.execute(
+                select(chat_table.c.seq, chat_table.c.seat, chat_table.c.name, chat_table.c.text,
+                       chat_table.c.phrase, chat_table.c.at)
+                .where(chat_table.c.match_id == match_id)
+                .order_by(chat_table.c.seq)
+            ).mappings().all()
             return MatchRow(
                 id=m["id"],
                 game=m["game"],
@@ -596,6 +628,7 @@ class Store:
                     for s in seats
                 ],
                 moves=[(int(r[0]), int(r[1]), int(r[2])) for r in moves],
+                chat=[dict(r) for r in chat],
             )
 
         return await self._submit(op)

@@ -110,6 +110,27 @@ def clean_name(value: Any, default: str) -> str:
     return name or default
 
 
+def clean_text(value: Any, max_chars: int) -> str:
+    """A chat line: runs of whitespace (line breaks too) become one space, and the
+    rest must be printable Unicode of 1 to ``max_chars`` characters (``bad_message``
+    otherwise).
+
+    >>> clean_text(" gl\\n hf ", 10)
+    'gl hf'
+    """
+    if not isinstance(value, str):
+        raise ProtocolError("bad_message", "'text' must be a string")
+    text = " ".join(value.split())
+    if not text:
+        raise ProtocolError("bad_message", "'text' is empty")
+    if not _printable(text):
+        raise ProtocolError("bad_message", "'text' must be printable text: no control characters, no lone "
+                            "surrogates, no unassigned code points")
+    if len(text) > max_chars:
+        raise ProtocolError("bad_message", f"'text' is at most {max_chars} characters, not {len(text)}")
+    return text
+
+
 def check_id(value: JSON) -> JSON:
     """A message ``id``: a string of at most :data:`MAX_ID` printable characters,
     or an integer of magnitude at most :data:`MAX_ID_INT` (``bad_message`` otherwise)."""

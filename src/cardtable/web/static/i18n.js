@@ -202,6 +202,11 @@ const EN = {
   recent_matches: "Recent matches", place_of: "place {place} of {of}", in_progress: "in progress", rated: "rated",
   rating: "Rating", no_matches_played: "No matches played yet.",
   board_help: "Ratings ±2σ; “?” marks a provisional rating. The AI levels are rated players too: landmarks to climb past.",
+  // chat (static/chat.js)
+  chat: "Chat", chat_placeholder: "Message…", chat_send: "Send", chat_spectator: "Spectator",
+  chat_spectators: "spectators", chat_mute: "Mute {who}", chat_unmute: "Unmute {who}",
+  phrase_hi: "Hi!", phrase_gl: "Good luck!", phrase_gg: "Good game!", phrase_wp: "Well played!",
+  phrase_thanks: "Thanks!", phrase_oops: "Oops!", phrase_wait: "One moment, please", phrase_bye: "Bye!",
 };
 
 const RU = {
@@ -392,6 +397,11 @@ const RU = {
   recent_matches: "Последние партии", place_of: "место {place} из {of}", in_progress: "идёт", rated: "рейтинговая",
   rating: "Рейтинг", no_matches_played: "Сыгранных партий пока нет.",
   board_help: "Рейтинги ±2σ; «?» — предварительный рейтинг. Уровни ИИ — тоже игроки с рейтингом: ориентиры, которые можно обойти.",
+  // chat (static/chat.js)
+  chat: "Чат", chat_placeholder: "Сообщение…", chat_send: "Отправить", chat_spectator: "Зритель",
+  chat_spectators: "зрителей", chat_mute: "Заглушить: {who}", chat_unmute: "Включить: {who}",
+  phrase_hi: "Привет!", phrase_gl: "Удачи!", phrase_gg: "Хорошая игра!", phrase_wp: "Отлично сыграно!",
+  phrase_thanks: "Спасибо!", phrase_oops: "Ой!", phrase_wait: "Минутку, пожалуйста", phrase_bye: "Пока!",
 };
 
 const DICT = { en: EN, ru: RU };

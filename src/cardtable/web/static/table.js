@@ -8,6 +8,7 @@ import {
 import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
 import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
+import { ChatPanel } from "./chat.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
 import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
@@ -62,6 +63,7 @@ export class TablePage {
     this.frame = 0;
     this.onKey = (ev) => this.key(ev);
     this.onCardClick = (ev) => this.explainRefusal(ev);
+    this.chat = new ChatPanel(this);
   }
 
   start() {
@@ -125,6 +127,10 @@ export class TablePage {
   }
 
   onMessage(msg) {
+    if (this.chat.onMessage(msg)) {
+      this.schedule();
+      return;
+    }
     onLifecycleMessage(this, msg);
     switch (msg.type) {
       case "welcome":
@@ -487,6 +493,8 @@ export class TablePage {
     }
     side.append(this.playersBox(ctx, game));
     side.append(this.logBox(ctx, game));
+    const chat = this.chat.panel();
+    if (chat) side.append(chat);
     if (!ctx.spectator) side.append(h("p.keys-help.muted", null, t("keys_help")));
     return side;
   }
