@@ -278,8 +278,10 @@ def test_description_matches_the_config(name: str) -> None:
 @pytest.mark.parametrize("name,options,message", [
     ("lost-cities", {"colors": 7}, "colors must be 5 or 6 (LC-1), not 7"),
     ("lost-cities", {"colors": True}, "colors must be 5 or 6 (LC-1), not True"),
-    ("lost-cities", {"rounds": 0}, "rounds must be a whole number of at least 1 (LC-7), not 0"),
-    ("lost-cities", {"rounds": "3"}, "rounds must be a whole number of at least 1 (LC-7), not '3'"),
+    ("lost-cities", {"rounds": 0}, "rounds must be a whole number from 1 to 20 (LC-7), not 0"),
+    ("lost-cities", {"rounds": "3"}, "rounds must be a whole number from 1 to 20 (LC-7), not '3'"),
+    ("lost-cities", {"rounds": 12345678901234567890123456789},
+     "rounds must be a whole number from 1 to 20 (LC-7), not 12345678901234567890123456789"),
     ("lost-cities", {"wings": 2}, "lost-cities has no option 'wings'; its options are: colors, rounds"),
     ("lost-ranks", {"players": 3}, "players must be 2 or 4 (LR-3), not 3"),
     ("lost-ranks", {"force_strength": 1}, "force_strength must be true or false, not 1"),
@@ -314,7 +316,7 @@ def test_cli_games_lists_options_and_players() -> None:
     res = runner.invoke(app, ["games"], env={"COLUMNS": "400"})
     assert res.exit_code == 0, res.output
     assert "--force-strength" in res.output and "LR-16" in res.output and "2–10" in res.output
-    assert "--rounds (a whole number of at least 1, default 3)" in res.output
+    assert "--rounds (a whole number from 1 to 20, default 3)" in res.output
 
 
 def test_cli_flags_keep_their_names() -> None:

@@ -43,7 +43,7 @@ class OptionInfo:
 
     ``type`` and ``default`` come from the config dataclass (see :func:`describe`).
     Integers are allowed by ``choices`` or by the range ``minimum`` … ``maximum``
-    (``None``: open); ``offered`` is what a form lists when the range is open.
+    (``None``: open); ``offered`` is what a form lists (else the whole range, when it is closed).
     """
 
     name: str
@@ -97,9 +97,9 @@ class OptionInfo:
         return f"{self.name} must be {self.allowed()}{rule}, not {value!r}"
 
     def as_json(self) -> dict[str, JSON]:
-        values = self.choices if self.choices is not None else (
+        values = self.choices if self.choices is not None else self.offered or (
             tuple(range(self.minimum, self.maximum + 1)) if self.minimum is not None and self.maximum is not None
-            else self.offered or None)
+            else None)
         return {
             "name": self.name,
             "type": self.type.__name__,

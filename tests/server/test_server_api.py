@@ -116,7 +116,7 @@ def test_health_games_and_creation_errors(server: ServerThread) -> None:
     assert longer["type"] == "bool" and longer["default"] is False and "LR-17" in longer["help"]["en"]
     assert longer["help"]["ru"].startswith("4 игрока")
     rounds = {o["name"]: o for o in games["lost-cities"]["description"]["options"]}["rounds"]
-    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (3, 1, None)
+    assert (rounds["default"], rounds["minimum"], rounds["maximum"]) == (3, 1, 20)
     assert games["lost-ranks"]["description"]["teams"]["4"] == [[0, 2], [1, 3]]
     bad = [
         ({"game": "chess"}, "bad_game"),

@@ -364,7 +364,7 @@ INFO: Final = describe(
                       "Пять цветов экспедиций или шесть — с фиолетовым вариантом (LC-1)."),
         ),
         "rounds": dict(
-            minimum=1, offered=(1, 2, 3, 4, 5), rule="LC-7",
+            minimum=1, maximum=20, offered=(1, 2, 3, 4, 5), rule="LC-7",
             label=Text("Rounds", "Раунды"),
             help=Text("Rounds in a match; scores add up over the rounds, 1 plays a single round (LC-7).",
                       "Раундов в партии; очки суммируются, 1 — один раунд (LC-7)."),

@@ -33,14 +33,16 @@ from cardtable.registry import game_info, game_names, load_game
 from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layout, Segment
 
 def _values(option: OptionInfo) -> list[Any]:
-    """The values of an option worth covering, its default first (an open range: its minimum)."""
+    """The values of an option worth covering, its default first (a range that is open,
+    or wide enough to list ``offered`` values in forms: its minimum)."""
     if option.type is bool:
         values: Sequence[Any] = (False, True)
     elif option.choices is not None:
         values = option.choices
     else:
         low = option.minimum if option.minimum is not None else option.default
-        values = range(low, (option.maximum if option.maximum is not None else low) + 1)
+        closed = option.maximum is not None and not option.offered
+        values = range(low, (option.maximum if closed and option.maximum is not None else low) + 1)
     return [option.default, *(v for v in values if v != option.default)]
 
 
