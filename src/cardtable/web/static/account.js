@@ -7,6 +7,7 @@
 
 import { h, clear, api } from "./util.js";
 import { t, gameTitle } from "./i18n.js";
+import { loadCatalog } from "./games/index.js";
 
 let who = null; // the promise of the signed-in user (or null)
 
@@ -230,7 +231,7 @@ export class LeaderboardPage {
     this.root = root;
     this.topbar = topbar;
     const q = new URLSearchParams(location.search);
-    this.game = q.get("game") || "lost-cities";
+    this.game = q.get("game"); // else the first game the server offers
     this.players = Number(q.get("players")) || 0;
     this.games = [];
     this.data = null;
@@ -241,10 +242,11 @@ export class LeaderboardPage {
     document.title = `${t("leaderboard")} · cardtable`;
     this.render();
     try {
-      this.games = await api("GET", "/api/games");
+      this.games = await loadCatalog();
     } catch {
       this.games = [];
     }
+    if (!this.game && this.games.length) this.game = this.games[0].name;
     await this.load();
   }
 

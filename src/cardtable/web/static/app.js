@@ -8,6 +8,7 @@ import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { SignInPage, ProfilePage, LeaderboardPage } from "./account.js";
 import { topbar } from "./lobby.js";
+import { loadCatalog } from "./games/index.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -27,4 +28,5 @@ function route() {
 
 onLangChange(() => page && page.render());
 window.addEventListener("popstate", route);
-route();
+// the games' titles come with the server's descriptions: fetched before the first page
+loadCatalog().catch((err) => console.warn("cardtable: no game catalog", err)).finally(route);

@@ -154,42 +154,28 @@ export function cardBack(opts = {}) {
   return e;
 }
 
-/** A small inline card for texts (log lines, summaries); "??" is a hidden card. */
-export function chip(name, game) {
-  if (!name || name === "??") return h("span.chip.hidden", { title: t("hidden_card") }, "??");
-  if (game === "lost-cities") {
-    const { colour, value } = parseExpedition(name);
-    if (!COLOURS[colour]) return document.createTextNode(name);
-    return h(`span.chip.lc.c-${colour}`, { "data-card": name, title: expeditionLabel(name) },
-      `${COLOURS[colour].glyph}${colour}${value === "w" ? "×" : value}`);
-  }
+/** The chip of a hidden card ("??"): no face, no name. */
+export function hiddenChip() {
+  return h("span.chip.hidden", { title: t("hidden_card") }, "??");
+}
+
+/** A small inline French card for texts (log lines, summaries); "??" is a hidden card.
+ * `jokerWord` names the joker as frenchCard's option does. */
+export function frenchChip(name, jokerWord = "joker") {
+  if (!name || name === "??") return hiddenChip();
   const { rank, suit } = parseFrench(name);
   if (suit === null) {
-    const word = game === "lost-ranks" ? "spy" : "joker";
-    return h("span.chip.joker", { "data-card": name, title: t(word) }, `★${game === "lost-ranks" ? t("spy_short") : "JK"}`);
+    return h("span.chip.joker", { "data-card": name, title: t(jokerWord) }, `★${jokerWord === "spy" ? t("spy_short") : "JK"}`);
   }
   if (!SUITS[suit]) return document.createTextNode(name);
   return h(`span.chip.s-${suit}`, { "data-card": name, title: frenchLabel(name) }, `${rank}${SUITS[suit].symbol}`);
 }
 
-const LC_TOKEN = /^[YBWGRP](?:w|[2-9]|10)$/;
-const FR_TOKEN = /^(?:(?:[2-9]|10|[JQKA])[CDHS]|JK)$/;
-
-/** Split a text into words and card chips: "play Y7" -> ["play ", chip(Y7)]. */
-export function withChips(text, game) {
-  const out = [];
-  const re = /[0-9A-Za-z?]+/g;
-  let last = 0;
-  let m;
-  const test = game === "lost-cities" ? LC_TOKEN : FR_TOKEN;
-  while ((m = re.exec(text)) !== null) {
-    const tok = m[0];
-    if (tok === "??" || test.test(tok)) {
-      if (m.index > last) out.push(text.slice(last, m.index));
-      out.push(chip(tok, game));
-      last = m.index + tok.length;
-    }
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
+/** A small inline expedition card ("Y7", "Bw") for texts; "??" is a hidden card. */
+export function expeditionChip(name) {
+  if (!name || name === "??") return hiddenChip();
+  const { colour, value } = parseExpedition(name);
+  if (!COLOURS[colour]) return document.createTextNode(name);
+  return h(`span.chip.lc.c-${colour}`, { "data-card": name, title: expeditionLabel(name) },
+    `${COLOURS[colour].glyph}${colour}${value === "w" ? "×" : value}`);
 }

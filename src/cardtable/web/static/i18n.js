@@ -37,6 +37,10 @@ const EN = {
   scores: "Scores", leave: "Let the AI play for me", leave_help: "Hand your seat to the AI (you can take it back)",
   leave_confirm: "Hand your seat to the AI? You can take it back later.",
   copy_invite: "Copy invite", takeover: "AI takes over", takeover_help: "This player left: let the AI play their seat",
+  turn_sound_off: "♪ Sound: off", turn_sound_on: "♪ Sound: on", turn_sound_help: "A short tone when it becomes your turn",
+  turn_notify_off: "🔔 Notify: off", turn_notify_on: "🔔 Notify: on",
+  turn_notify_help: "A browser notification when it becomes your turn while this tab is in the background",
+  turn_notify_denied: "The browser does not allow notifications for this site",
   move_log: "Move log", last_moves: "Last moves:", keys_help: "Keys: 1–9, 0 pick the numbered card or move · H hint · Esc closes",
   round_over: "Round {n} is over", match_over: "The match is over", continue: "Continue", close: "Close",
   back_to_lobby: "Back to the lobby", join_title: "Join the match", join: "Join",
@@ -187,7 +191,6 @@ const EN = {
   life_you_resigned: "You resigned.", life_they_resigned: "{name} resigned: you win.", life_resigned: "{name} resigned.",
   life_drawn: "Drawn by agreement.", life_aborted: "The match was aborted by {name}: no result.",
   // games
-  "title_lost-cities": "Lost Cities", "title_lost-ranks": "Lost Ranks", title_rank: "Ранг (Rank)",
   // accounts, profiles, leaderboards
   account: "Account", leaderboard: "Leaderboard", sign_in: "Sign in", sign_out: "Sign out", sign_up: "Sign up",
   account_name: "Name", password: "Password",
@@ -237,6 +240,10 @@ const RU = {
   scores: "Счёт", leave: "Пусть за меня играет ИИ", leave_help: "Передать место ИИ (его можно вернуть)",
   leave_confirm: "Передать ваше место ИИ? Потом его можно вернуть.",
   copy_invite: "Копировать ссылку", takeover: "Заменить ИИ", takeover_help: "Игрок ушёл: пусть за него играет ИИ",
+  turn_sound_off: "♪ Звук: выкл.", turn_sound_on: "♪ Звук: вкл.", turn_sound_help: "Короткий сигнал, когда наступает ваш ход",
+  turn_notify_off: "🔔 Уведомления: выкл.", turn_notify_on: "🔔 Уведомления: вкл.",
+  turn_notify_help: "Уведомление браузера, когда наступает ваш ход, а эта вкладка в фоне",
+  turn_notify_denied: "Браузер не разрешает уведомления для этого сайта",
   move_log: "Ходы", last_moves: "Последние ходы:", keys_help: "Клавиши: 1–9, 0 — карта или ход с этим номером · H — подсказка · Esc — закрыть",
   round_over: "Раунд {n} окончен", match_over: "Партия окончена", continue: "Дальше", close: "Закрыть",
   back_to_lobby: "В лобби", join_title: "Присоединиться к партии", join: "Войти",
@@ -382,7 +389,6 @@ const RU = {
   life_rematch: "Реванш", life_rematch_waiting: "Реванш: ждём остальных…",
   life_you_resigned: "Вы сдались.", life_they_resigned: "{name} сдаётся: вы победили.", life_resigned: "{name} сдаётся.",
   life_drawn: "Ничья по соглашению.", life_aborted: "{name} отменяет партию: без результата.",
-  "title_lost-cities": "Затерянные города", "title_lost-ranks": "Пропавшие солдаты (Lost Ranks)", title_rank: "Ранг",
   // accounts, profiles, leaderboards
   account: "Учётная запись", leaderboard: "Рейтинг", sign_in: "Войти", sign_out: "Выйти", sign_up: "Зарегистрироваться",
   account_name: "Имя", password: "Пароль",
@@ -494,8 +500,15 @@ export function local(text) {
   return text ? (text[lang] ?? text.en) : "";
 }
 
+let gameTitles = {};
+
+/** The games' titles in both languages (from the server's descriptions, games/index.js). */
+export function setGameTitles(titles) {
+  gameTitles = titles;
+}
+
 export function gameTitle(name) {
-  return name ? t(`title_${name}`) : "";
+  return name ? local(gameTitles[name]) || name : "";
 }
 
 /** One line on what an AI level does, or "" for an agent without one. */

@@ -4,6 +4,7 @@
 
 import { h, saveSeat } from "./util.js";
 import { t } from "./i18n.js";
+import { hasPartners } from "./games/index.js";
 
 /** Follow the lifecycle messages (every server message passes here first). */
 export function onLifecycleMessage(page, msg) {
@@ -70,7 +71,7 @@ export function lifecycleTools(page) {
 
 /** The resignation's confirmation: `[title, body, buttons]` for the table's dialog. */
 export function resignDialog(page, close) {
-  const partnered = (page.match.num_players === 4 && page.match.game === "lost-ranks");
+  const partnered = hasPartners(page.match.game, page.match.num_players);
   const body = h("p", null, t(partnered ? "life_resign_partner" : "life_resign_confirm"));
   const go = () => {
     page.conn.send({ type: "resign", confirm: true });

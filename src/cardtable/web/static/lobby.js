@@ -7,6 +7,7 @@ import {
 } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
+import { loadCatalog } from "./games/index.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -25,7 +26,7 @@ export class LobbyPage {
     this.infos = {};
     this.error = null;
     this.created = null; // the last created match with invites
-    this.form = { game: "lost-cities", config: {}, seats: null, listed: false, rated: false };
+    this.form = { game: null, config: {}, seats: null, listed: false, rated: false };
     this.user = null; // the signed-in account: seat 1 is theirs, and the match may be rated
   }
 
@@ -34,11 +35,11 @@ export class LobbyPage {
     this.render();
     this.user = await currentUser();
     try {
-      this.games = await api("GET", "/api/games"); // each with its description (options, players, teams)
+      this.games = await loadCatalog(); // each with its description (options, players, teams)
     } catch (err) {
       this.error = t("server_unreachable", { why: err.message });
     }
-    this.selectGame(this.form.game);
+    this.selectGame(this.form.game || (this.games && this.games.length ? this.games[0].name : null));
     this.render();
     this.refresh();
     this.listen();

@@ -6,11 +6,8 @@
 import { h, clear, api, seatToken, seatParam, downloadRecord } from "./util.js";
 import { t, gameTitle } from "./i18n.js";
 import { topbar } from "./lobby.js";
-import lostCities from "./games/lost_cities.js";
-import rank from "./games/rank.js";
-import lostRanks from "./games/lost_ranks.js";
+import { loadGame, gameModule } from "./games/index.js";
 
-const GAMES = { "lost-cities": lostCities, rank, "lost-ranks": lostRanks };
 const AUTOPLAY_MS = 700;
 
 function stepParam() {
@@ -41,6 +38,7 @@ export class ReplayPage {
         api("GET", `/api/matches/${encodeURIComponent(this.id)}`),
         api("GET", `/api/matches/${encodeURIComponent(this.id)}/replay`, undefined, this.token),
       ]);
+      await loadGame(info.game);
       this.info = info;
       this.replay = replay;
       const wanted = stepParam();
@@ -161,7 +159,7 @@ export class ReplayPage {
         h("div.actions", null, h("a.button", { href: "/" }, t("back_to_lobby"))))));
       return;
     }
-    const game = this.info && GAMES[this.info.game];
+    const game = this.info && gameModule(this.info.game);
     if (!this.replay || !game) {
       root.append(topbar(), h("main.loading", null, h("p", null, t("loading"))));
       return;

@@ -1,9 +1,10 @@
 // The rules pages (/rules, /rules/{game}): the server renders the text; this module
-// draws the pictures' cards with the table's cards.js, keeps the language switch in
+// draws the pictures' cards with the game's own module (as the table does), keeps the language switch in
 // step with the rest of the site, and folds the contents on narrow screens.
 
 import { LANGS, lang as preferred, setLang } from "./i18n.js";
-import { frenchCard, expeditionCard, cardBack } from "./cards.js";
+import { cardBack } from "./cards.js";
+import { loadGame } from "./games/index.js";
 
 const body = document.body;
 const pageLang = body.dataset.lang;
@@ -23,15 +24,18 @@ for (const link of document.querySelectorAll(".lang-switch a[data-lang]")) {
   link.href += location.hash;
 }
 
-function face(slot) {
+function face(slot, renderer) {
   const name = slot.dataset.card;
-  const opts = { size: "sm", last: slot.dataset.marked === "true", jokerWord: game === "lost-ranks" ? "spy" : "joker" };
-  if (name === "??") return cardBack(opts);
-  return game === "lost-cities" ? expeditionCard(name, opts) : frenchCard(name, opts);
+  const opts = { size: "sm", last: slot.dataset.marked === "true" };
+  return name === "??" ? cardBack(opts) : renderer.card(name, opts);
 }
 
-for (const slot of document.querySelectorAll(".cards-picture .rules-card[data-card]")) {
-  slot.replaceWith(face(slot));
+// the pictures' cards are drawn by the game's own module, as on the table
+const slots = document.querySelectorAll(".cards-picture .rules-card[data-card]");
+if (game && slots.length) {
+  loadGame(game).then((renderer) => {
+    for (const slot of slots) slot.replaceWith(face(slot, renderer));
+  }, (err) => console.warn("cardtable: no card pictures", err));
 }
 
 const toc = document.querySelector(".rules-toc details");

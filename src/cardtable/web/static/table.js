@@ -1,20 +1,22 @@
 // The table of one match: connection, shared chrome (turn box, players, hints,
-// move log, summaries, keyboard) and the game's own board (games/*.js).
+// move log, summaries, keyboard) and the game's own board (games/<game>.js, loaded
+// by name).  Each render is morphed into the page (util.morphInto): what stays
+// keeps its focus; turns and moves are said through one live region (feedback.js).
 
 import {
-  h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
-  keepingFocus,
+  h, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
+  keepingFocus, morphInto,
 } from "./util.js";
 import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
 import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
 import { ChatPanel } from "./chat.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
-import lostCities from "./games/lost_cities.js";
-import rank from "./games/rank.js";
-import lostRanks from "./games/lost_ranks.js";
+import { loadGame, gameModule } from "./games/index.js";
+import {
+  announcer, announce, animateMoves, cardPlaces, yourTurn, soundOn, setSound, notifyOn, setNotify,
+} from "./feedback.js";
 
-const GAMES = { "lost-cities": lostCities, rank, "lost-ranks": lostRanks };
 const QUIET_ERRORS = new Set(["stale", "duplicate"]);
 
 /** The events of the log a player wants highlighted: what the others did since
@@ -29,11 +31,31 @@ export function recentEvents(log, you) {
   return out.slice(-16);
 }
 
+/** The words of a text, a node or a list of both (for the live region). */
+function textOf(x) {
+  if (x === null || x === undefined || x === false) return "";
+  if (Array.isArray(x)) return x.map(textOf).join("");
+  return x instanceof Node ? x.textContent : String(x);
+}
+
 function keyName(ev) {
   const m = /^(?:Digit|Numpad)(\d)$/.exec(ev.code || "");
   if (m) return (ev.shiftKey ? "S-" : "") + m[1];
   if (ev.key && ev.key.length === 1) return ev.key.toLowerCase();
   return ev.key || "";
+}
+
+/** Extra parts of the table from other modules (a clock, say): `fn(page, ctx)` returns
+ * an element (or null) drawn at `where`: "main" (under the board) or "side" (under
+ * the players).  Registered once at import time. */
+const PANELS = { main: [], side: [] };
+
+export function addTablePanel(where, fn) {
+  PANELS[where].push(fn);
+}
+
+function panels(where, page, ctx) {
+  return PANELS[where].map((fn) => fn(page, ctx));
 }
 
 export class TablePage {
@@ -86,6 +108,7 @@ export class TablePage {
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
     this.root.addEventListener("click", this.onCardClick);
+    announcer(); // the live region is there before anything is said in it
     loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
     api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
@@ -157,7 +180,8 @@ export class TablePage {
         this.result = msg.result;
         this.seq = msg.seq;
         if (this.mine && this.mine.seats.length && !this.mine.game) this.mine = saveMatch(this.id, { game: msg.match.game });
-        this.afterChange(true);
+        if (gameModule(msg.match.game)) this.afterChange(true);
+        else this.loadRenderer(msg.match.game);
         break;
       case "update":
         if (msg.seq !== this.conn.seq) break; // dropped by the connection (gap or old)
@@ -174,6 +198,7 @@ export class TablePage {
           this.match.current_player = msg.status === "finished" ? null : msg.view.current_player;
         }
         this.afterChange(false);
+        this.animate = true;
         break;
       case "seats":
         if (this.match) this.match.seats = msg.seats;
@@ -194,9 +219,20 @@ export class TablePage {
     this.schedule();
   }
 
+  /** Fetch the game's module (once), then take in the state that waited for it. */
+  loadRenderer(name) {
+    loadGame(name).then(() => {
+      this.afterChange(true);
+      this.schedule();
+    }, (err) => {
+      this.fatal = { code: "no_renderer", message: err.message };
+      this.schedule();
+    });
+  }
+
   afterChange(full) {
     if (this.hint && this.hint.seq !== this.seq) this.hint = null;
-    const game = GAMES[this.match && this.match.game];
+    const game = this.match && gameModule(this.match.game);
     if (!game) return;
     const rounds = game.roundsDone ? game.roundsDone(this.view) : 0;
     if (this.roundsSeen === null) {
@@ -366,59 +402,99 @@ export class TablePage {
    * caret and focus, whatever arrives meanwhile (the refusal catalog, a message). */
   render() {
     const scrolled = window.scrollY;
+    const before = document.activeElement;
+    const places = this.animate ? cardPlaces(this.root) : null;
+    this.animate = false;
     keepingFocus(() => this.draw());
-    if (this.modalFresh) {
-      this.modalFresh = false;
-      const first = this.root.querySelector(".modal select, .modal button, .modal a");
-      if (first) first.focus({ preventScroll: true });
-    }
-    // the page was emptied and rebuilt: where the person had scrolled to stays
+    this.focusDialog(before);
+    if (places) animateMoves(this.root, places);
+    // a redraw that changed the page's height keeps where the person had scrolled to
     if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
     if (this.turnToFit) this.fitTurn();
     this.turnToFit = false;
   }
 
+  /** A dialog that opens takes the focus (its first control); when it closes the
+   * focus goes back to where it was (or to the first tool, if that is gone). */
+  focusDialog(before) {
+    const was = this.shownModal || null;
+    this.shownModal = this.modal;
+    if (this.modal === was) return;
+    if (this.modal) {
+      if (!was) this.focusBack = before && before !== document.body ? { el: before, id: before.id } : null;
+      const dialog = this.root.querySelector(".modal");
+      const first = dialog && dialog.querySelector("select, button, a[href], input");
+      if (first) first.focus({ preventScroll: true });
+      return;
+    }
+    const back = this.focusBack;
+    this.focusBack = null;
+    const again = back && (back.el.isConnected ? back.el : back.id && document.getElementById(back.id));
+    const target = again || this.root.querySelector(".tools button, .tools a[href]");
+    if (target) target.focus({ preventScroll: true });
+  }
+
   draw() {
-    const root = clear(this.root);
-    const game = this.match && GAMES[this.match.game];
-    root.className = `page table-page${game ? ` game-${this.match.game}` : ""}`;
+    const game = this.match && gameModule(this.match.game);
+    const page = `page table-page${game ? ` game-${this.match.game}` : ""}`;
     document.body.dataset.seq = String(this.seq);
     document.body.dataset.status = this.status || "";
     document.body.dataset.conn = this.connStatus;
     if (this.askName) {
-      root.append(topbar(), this.joinForm());
+      morphInto(this.root, [topbar(), this.joinForm()], page);
       return;
     }
     if (this.fatal) {
-      root.append(topbar(), this.fatalPanel());
+      morphInto(this.root, [topbar(), this.fatalPanel()], page);
       return;
     }
     if (!this.match || !this.view || !game) {
-      root.append(topbar(), h("main.loading", null, h("p", null, t("connecting"))));
+      morphInto(this.root, [topbar(), h("main.loading", null, h("p", null, t("connecting")))], page);
       return;
     }
     const ctx = this.context();
     document.body.dataset.turn = this.status === "finished" ? "over" : (ctx.myTurn ? "me" : "other");
     document.body.dataset.pending = String(ctx.pending);
-    root.classList.toggle("turn-me", ctx.myTurn);
     document.title = `${this.myTurn() ? "● " : ""}${gameTitle(this.match.game)} — cardtable`;
     const board = game.board(ctx);
     this.keys = ctx.keys;
-    root.append(topbar([
-      h("h1.page-title", null, gameTitle(this.match.game)),
-      h("a.rules-link", { href: rulesHref(this.match.game), target: "_blank", rel: "noopener",
-        title: t("rules_of", { game: gameTitle(this.match.game) }) }, t("rules")),
-      h("div.scoreline", null, game.scoreline(ctx)),
-      this.connBadge(),
-    ]));
-    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), board);
-    root.append(h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)));
-    if (this.toast) root.append(h("div.toast", { role: "alert" }, this.toastBody()));
-    if (this.modal) root.append(this.modalBox(ctx, game));
-    const log = root.querySelector(".log-list");
+    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), board, panels("main", this, ctx));
+    morphInto(this.root, [
+      topbar([
+        h("h1.page-title", null, gameTitle(this.match.game)),
+        h("a.rules-link", { href: rulesHref(this.match.game), target: "_blank", rel: "noopener",
+          title: t("rules_of", { game: gameTitle(this.match.game) }) }, t("rules")),
+        h("div.scoreline", null, game.scoreline(ctx)),
+        this.connBadge(),
+      ]),
+      h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)),
+      this.toast ? h("div.toast", { role: "alert" }, this.toastBody()) : null,
+      this.modal ? this.modalBox(ctx, game) : null,
+    ], `${page}${ctx.myTurn ? " turn-me" : ""}`);
+    const log = this.root.querySelector(".log-list");
     if (log) log.scrollTop = log.scrollHeight;
+    this.tell(ctx, game);
     this.turnToFit = ctx.myTurn && !this.wasMyTurn;
     this.wasMyTurn = ctx.myTurn;
+  }
+
+  /** Say what is new through the live region: the others' moves since the last
+   * render, then the turn when it becomes this seat's, or the match's end; on your
+   * turn the tone and the background notification (if they are on). */
+  tell(ctx, game) {
+    const last = this.log.length ? this.log[this.log.length - 1].seq : 0;
+    const mine = this.myTurn();
+    const first = this.heardSeq === undefined;
+    const fresh = first ? [] : this.log.filter((e) => e.seq > this.heardSeq && e.seat !== this.you);
+    const parts = fresh.map((e) => `${this.seatName(e.seat)}: ${textOf(game.describe(e, ctx))}`);
+    const turnCame = mine && (first || !this.heardTurn);
+    const ended = this.status === "finished" && this.heardStatus !== "finished";
+    if (turnCame || ended || (first && ctx.spectator)) parts.push(textOf(endingVerdict(this) || game.status(ctx)));
+    this.heardSeq = last;
+    this.heardTurn = mine;
+    this.heardStatus = this.status;
+    if (parts.length) announce(parts.join(". "));
+    if (turnCame && !first) yourTurn(document.title, textOf(game.status(ctx)));
   }
 
   /** When the player must act: scroll (if needed) so that the board's part to watch
@@ -445,7 +521,8 @@ export class TablePage {
   }
 
   turnBox(ctx, game) {
-    const box = h("div.turnbox", { role: "status", "aria-live": "polite" });
+    // not a live region itself: the page's one live region says the turn (tell)
+    const box = h("div.turnbox");
     if (ctx.spectator) box.append(h("span.tag", null, t("watching")), " ");
     const seat = this.mySeat();
     if (seat && seat.kind === "ai" && this.status === "active") {
@@ -479,6 +556,7 @@ export class TablePage {
       t("scores")));
     if (this.status === "finished") tools.append(...this.replayTools());
     tools.append(...lifecycleTools(this));
+    if (!ctx.spectator) tools.append(...this.feedbackTools().filter(Boolean));
     const seat = this.mySeat();
     if (seat && seat.kind === "human" && this.status === "active") {
       tools.append(h("button.quiet#leave", {
@@ -492,11 +570,32 @@ export class TablePage {
         game.describeMove(ctx.hint.move, ctx, this.you)));
     }
     side.append(this.playersBox(ctx, game));
+    side.append(...panels("side", this, ctx).filter(Boolean));
     side.append(this.logBox(ctx, game));
     const chat = this.chat.panel();
     if (chat) side.append(chat);
     if (!ctx.spectator) side.append(h("p.keys-help.muted", null, t("keys_help")));
     return side;
+  }
+
+  /** The toggles of the turn's sound and background notification (both off until
+   * the person turns them on; the notification asks the browser's permission then). */
+  feedbackTools() {
+    const sound = soundOn();
+    const notify = notifyOn();
+    return [
+      h("button.quiet#sound-toggle", {
+        type: "button", "aria-pressed": String(sound), title: t("turn_sound_help"),
+        onclick: () => { setSound(!sound); this.render(); },
+      }, t(sound ? "turn_sound_on" : "turn_sound_off")),
+      "Notification" in window ? h("button.quiet#notify-toggle", {
+        type: "button", "aria-pressed": String(notify), title: t("turn_notify_help"),
+        onclick: () => setNotify(!notify).then((on) => {
+          if (!on && !notify) this.showToast(t("turn_notify_denied"));
+          this.render();
+        }),
+      }, t(notify ? "turn_notify_on" : "turn_notify_off")) : null,
+    ];
   }
 
   playersBox(ctx, game) {
@@ -553,7 +652,6 @@ export class TablePage {
 
   openModal(modal) {
     this.modal = modal;
-    this.modalFresh = true;
     this.render();
   }
 
@@ -588,17 +686,19 @@ export class TablePage {
       h("button.primary#leave-go", { type: "button", onclick: go }, t("leave_go"))]];
   }
 
-  /** Tab and Shift+Tab stay inside an open dialog. */
-  trapFocus(dialog) {
-    dialog.addEventListener("keydown", (ev) => {
+  /** A dialog in which Tab and Shift+Tab stay. */
+  dialog(title, ...children) {
+    const trap = (ev) => {
       if (ev.key !== "Tab") return;
-      const stops = [...dialog.querySelectorAll("a[href], button:not([disabled]), select, input, [tabindex]")];
+      const stops = [...ev.currentTarget.querySelectorAll("a[href], button:not([disabled]), select, input, [tabindex]")];
       if (!stops.length) return;
       const at = stops.indexOf(document.activeElement);
       const next = ev.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at === stops.length - 1 ? 0 : at + 1);
       ev.preventDefault();
       stops[next].focus();
-    });
+    };
+    return h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title, onkeydown: trap },
+      h("h2", null, title), ...children);
   }
 
   modalBox(ctx, game) {
@@ -612,9 +712,7 @@ export class TablePage {
     if (this.modal.kind === "leave" || this.modal.kind === "resign") {
       const ask = this.modal.kind === "leave" ? this.leaveDialog(close) : resignDialog(this, close);
       const [leaveTitle, leaveBody, buttons] = ask;
-      const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": leaveTitle },
-        h("h2", null, leaveTitle), leaveBody, h("div.actions", null, buttons));
-      this.trapFocus(dialog);
+      const dialog = this.dialog(leaveTitle, leaveBody, h("div.actions", null, buttons));
       return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
     }
     if (this.modal.kind === "round") {
@@ -628,13 +726,11 @@ export class TablePage {
       title = t("scores");
       body = game.scoresTable(ctx);
     }
-    const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title },
-      h("h2", null, title), body,
+    const dialog = this.dialog(title, body,
       h("div.actions", null,
         this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
         this.modal.kind === "match" ? h("a.button#modal-replay", { href: this.replayHref() }, "▶ ", t("open_replay")) : null,
         h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
-    this.trapFocus(dialog);
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
   }
 
@@ -680,13 +776,18 @@ export class TablePage {
   }
 
   joinForm() {
-    const input = h("input#join-name", { type: "text", maxlength: 40, placeholder: t("name_placeholder"), autocomplete: "nickname" });
     const go = () => {
-      setName(input.value || t("player"));
+      setName(document.getElementById("join-name").value || t("player"));
       this.connect();
     };
-    input.addEventListener("keydown", (e) => { if (e.key === "Enter") go(); });
-    setTimeout(() => input.focus(), 0);
+    const input = h("input#join-name", {
+      type: "text", maxlength: 40, placeholder: t("name_placeholder"), autocomplete: "nickname",
+      onkeydown: (e) => { if (e.key === "Enter") go(); },
+    });
+    if (!this.joinFocused) { // the field takes the focus once, when the form first shows
+      this.joinFocused = true;
+      setTimeout(() => { const f = document.getElementById("join-name"); if (f) f.focus(); }, 0);
+    }
     return h("main.lobby", null, h("section.panel.join", null, ...this.inviteFacts(),
       h("label.field", null, h("span", null, t("your_name")), input),
       h("div.actions", null, h("button.primary#join", { type: "button", onclick: go }, t("join")))));

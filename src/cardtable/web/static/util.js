@@ -1,5 +1,7 @@
 // Small DOM and storage helpers shared by the lobby and the table.
 
+import { Idiomorph } from "./vendor/idiomorph.esm.js";
+
 /** h("div.a.b", {attr: value, onclick: fn}, ...children) -> Element */
 export function h(tag, attrs, ...children) {
   let spec = tag;
@@ -25,14 +27,73 @@ export function h(tag, attrs, ...children) {
         }
       }
       else if (k === "dataset") Object.assign(e.dataset, v);
-      else if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
-      else if (k === "value" && "value" in e) e.value = v;
+      else if (k.startsWith("on") && typeof v === "function") listen(e, k.slice(2), v);
+      else if (k === "value" && "value" in e) {
+        e.value = v;
+        e.setAttribute("value", String(v)); // what a redraw (morph) compares
+      }
       else if (k === "checked") e.checked = Boolean(v);
       else e.setAttribute(k, v === true ? "" : String(v));
     }
   }
   append(e, children);
   return e;
+}
+
+// An element's handlers live in `e[HANDLERS]` behind one listener per event type, so
+// that a redraw that keeps the element (morph) can give it the new render's handlers.
+const HANDLERS = Symbol("cardtable.handlers");
+
+function listen(e, type, fn) {
+  if (!e[HANDLERS]) e[HANDLERS] = {};
+  if (!e[HANDLERS][type]) e.addEventListener(type, (ev) => { const f = e[HANDLERS][type]; if (f) f(ev); });
+  e[HANDLERS][type] = fn;
+}
+
+/** `to` (an element kept on the page) takes the handlers of `from` (its new render). */
+function adoptHandlers(to, from) {
+  const theirs = from[HANDLERS] || {};
+  if (to[HANDLERS]) for (const type of Object.keys(to[HANDLERS])) if (!theirs[type]) to[HANDLERS][type] = null;
+  for (const [type, fn] of Object.entries(theirs)) listen(to, type, fn);
+}
+
+/** Give every element of a copied subtree (`copy`) the handlers of its source (`source`). */
+function adoptTree(copy, source) {
+  if (!(copy instanceof Element) || !(source instanceof Element)) return;
+  const a = [copy, ...copy.querySelectorAll("*")];
+  const b = [source, ...source.querySelectorAll("*")];
+  if (a.length !== b.length) return;
+  a.forEach((el, i) => { if (b[i][HANDLERS]) adoptHandlers(el, b[i]); });
+}
+
+/**
+ * Make `root`'s children the given ones by changing only what differs (Idiomorph):
+ * elements that stay keep their identity, so the keyboard focus, a caret in a text
+ * field, scroll positions and screen readers' place survive a redraw.  `root` keeps
+ * its own attributes; `className` sets its class.
+ */
+export function morphInto(root, children, className) {
+  if (className !== undefined && root.className !== className) root.className = className;
+  const fresh = append(document.createElement(root.tagName), children);
+  const added = [];
+  Idiomorph.morph(root, fresh, {
+    morphStyle: "innerHTML",
+    ignoreActiveValue: true,
+    callbacks: {
+      beforeNodeAdded: (node) => { added.push(node); return true; },
+      afterNodeAdded: (node) => { adoptTree(node, added.pop()); },
+      beforeNodeMorphed: (old, next) => {
+        if (old instanceof Element && next instanceof Element) {
+          adoptHandlers(old, next);
+          // the page's CSP allows styles set through the CSSOM, not style attributes
+          if (old.style && next.style && old.style.cssText !== next.style.cssText) old.style.cssText = next.style.cssText;
+        }
+        return true;
+      },
+      beforeAttributeUpdated: (name) => name !== "style",
+    },
+  });
+  return root;
 }
 
 export function append(parent, children) {

@@ -3,7 +3,7 @@
 
 import { h } from "../util.js";
 import { t, tn, tnYou } from "../i18n.js";
-import { expeditionCard, cardBack, chip, COLOURS } from "../cards.js";
+import { expeditionCard, cardBack, expeditionChip, COLOURS } from "../cards.js";
 import { signed, num, recentBox, roundsTable } from "./common.js";
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
@@ -239,7 +239,7 @@ function scoreline(ctx) {
 }
 
 function cardIn(text) {
-  return chip(text, "lost-cities");
+  return expeditionChip(text);
 }
 
 /** An event from its typed details (docs/server-protocol.md, Lost Cities). */
@@ -325,7 +325,12 @@ function matchSummary(ctx) {
     last >= 0 ? roundSummary(ctx, last) : null);
 }
 
+/** A card face for the rules pages' pictures. */
+function card(name, opts) {
+  return expeditionCard(name, opts);
+}
+
 const api = {
-  board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable,
+  card, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable,
 };
 export default api;

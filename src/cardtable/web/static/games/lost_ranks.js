@@ -3,10 +3,10 @@
 
 import { h } from "../util.js";
 import { t, tn, tnYou } from "../i18n.js";
-import { frenchCard, cardBack, chip, SUITS } from "../cards.js";
+import { frenchCard, cardBack, frenchChip, hiddenChip, SUITS } from "../cards.js";
 import { joined, recentBox, roundsTable, KeyPad, signed } from "./common.js";
 
-const cardIn = (c) => chip(c, "lost-ranks");
+const cardIn = (c) => frenchChip(c, "spy");
 const SUIT_LETTER = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
 const ARMY_SUITS = { red: "♥♦", black: "♠♣" };
 const isSoldier = (c) => c === "JK" || (c && c[0] === "J" && c.length === 2);
@@ -135,7 +135,7 @@ function tableArea(ctx) {
   if (!ctx.spectator) grid.append(me);
   if (v.phase === "choose" && v.drawn && v.drawn.player !== ctx.you) {
     grid.append(h("div.drawn-other", null, tn("lr_other_choosing", { name: ctx.name(v.drawn.player) }), " ",
-      v.drawn.cards.map((c) => (c ? cardIn(c) : chip("??")))));
+      v.drawn.cards.map((c) => (c ? cardIn(c) : hiddenChip()))));
   }
   return grid;
 }
@@ -323,5 +323,10 @@ function matchSummary(ctx) {
   return h("div.summary", null, h("p.verdict", null, verdict(ctx)), scoresTable(ctx));
 }
 
-const api = { board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable };
+/** A card face for the rules pages' pictures (the joker is the spy). */
+function card(name, opts) {
+  return frenchCard(name, { ...opts, jokerWord: "spy" });
+}
+
+const api = { card, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable };
 export default api;

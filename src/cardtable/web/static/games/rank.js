@@ -3,11 +3,11 @@
 
 import { h } from "../util.js";
 import { t, tn, tnYou, ordinal } from "../i18n.js";
-import { frenchCard, cardBack, chip } from "../cards.js";
+import { frenchCard, cardBack, frenchChip } from "../cards.js";
 import { joined, recentBox, KeyPad } from "./common.js";
 
 const PILE_SHOWN = 8;
-const cardIn = (c) => chip(c, "rank");
+const cardIn = (c) => frenchChip(c);
 
 function board(ctx) {
   const v = ctx.view;
@@ -258,5 +258,10 @@ function roundSummary(ctx) {
   return scoresTable(ctx);
 }
 
-const api = { board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable };
+/** A card face for the rules pages' pictures. */
+function card(name, opts) {
+  return frenchCard(name, opts);
+}
+
+const api = { card, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable };
 export default api;
