@@ -46,6 +46,12 @@ export function expeditionLabel(name) {
   return value === "w" ? t("wager_of", { colour: c }) : `${c} ${value}`;
 }
 
+/** A mark of a card's face ("10", "♥", "H"), drawn by CSS from `data-face`: the face
+ * is a picture, so its marks are no text of the page (the card's name is its label). */
+function face(tag, mark) {
+  return h(tag, { "data-face": mark });
+}
+
 function shell(interactive, opts, classes, label, name) {
   const attrs = {
     class: [classes, opts.cls, opts.disabled ? "disabled" : "", opts.last ? "last" : "", opts.hint ? "hinted" : "",
@@ -83,9 +89,9 @@ export function frenchCard(name, opts = {}) {
   if (suit === null) {
     const e = shell(interactive, opts, `card fr joker ${size}`, label, name);
     e.append(
-      h("span.corner", null, h("b.rk", null, jokerWord === "spy" ? t("spy_short") : "JK"), h("span.sy", null, "★")),
-      h("span.pip", null, "★"),
-      h("span.sl", null, t(jokerWord === "spy" ? "spy" : "joker")),
+      h("span.corner", { "aria-hidden": "true" }, face("b.rk", jokerWord === "spy" ? t("spy_short") : "JK"), face("span.sy", "★")),
+      face("span.pip", "★"),
+      face("span.sl", t(jokerWord === "spy" ? "spy" : "joker")),
     );
     decorate(e, opts);
     return e;
@@ -93,9 +99,9 @@ export function frenchCard(name, opts = {}) {
   const sym = SUITS[suit].symbol;
   const e = shell(interactive, opts, `card fr s-${suit} ${size}`, label, name);
   e.append(
-    h("span.corner", null, h("b.rk", null, rank), h("span.sy", null, sym)),
-    h("span.pip", null, sym),
-    h("span.sl", null, suit),
+    h("span.corner", { "aria-hidden": "true" }, face("b.rk", rank), face("span.sy", sym)),
+    face("span.pip", sym),
+    face("span.sl", suit),
   );
   decorate(e, opts);
   return e;
@@ -111,16 +117,19 @@ export function expeditionCard(name, opts = {}) {
   const glyph = COLOURS[colour].glyph;
   const e = shell(interactive, opts, `card lc c-${colour} ${size}${wager ? " wager" : ""}`, label, name);
   e.append(
-    h("span.corner", null, h("b.rk", null, wager ? "×" : value), h("span.sy", null, glyph)),
-    h("span.pip", null, wager ? "×" : glyph),
-    h("span.sl", null, colour),
+    h("span.corner", { "aria-hidden": "true" }, face("b.rk", wager ? "×" : value), face("span.sy", glyph)),
+    face("span.pip", wager ? "×" : glyph),
+    face("span.sl", colour),
   );
   decorate(e, opts);
   return e;
 }
 
 function decorate(e, opts) {
-  if (opts.key) e.append(h("span.key", { "aria-hidden": "true" }, opts.key));
+  if (opts.key) {
+    e.append(h("span.key", { "aria-hidden": "true", "data-face": opts.key }));
+    e.setAttribute("aria-keyshortcuts", opts.key);
+  }
   if (opts.badge) e.append(h("span.badge", { title: opts.badgeTitle || "" }, opts.badge));
 }
 
