@@ -133,7 +133,7 @@ def load_tutorial(game: str) -> TutorialScript:
     where = f"tutorials/{game}.json"
     try:
         data = json.loads(resources.files(__package__).joinpath(f"{game}.json").read_text(encoding="utf-8"))
-        return _script(data, where)
+        return parse_script(data, where)
     except (KeyError, TypeError, ValueError) as err:
         if isinstance(err, TutorialError):
             raise
@@ -145,7 +145,8 @@ def ruling_ids(game: str) -> frozenset[str]:
     return frozenset(_RULING.findall(rules_text(game, "en")))
 
 
-def _script(data: dict[str, Any], where: str) -> TutorialScript:
+def parse_script(data: dict[str, Any], where: str = "tutorial") -> TutorialScript:
+    """A :class:`TutorialScript` from the parsed JSON of a tutorial file (``where`` names it in errors)."""
     game = load_game(str(data["game"]), **dict(data.get("options", {})))
     rulings = ruling_ids(game.name)
     try:
@@ -190,5 +191,5 @@ def _text(raw: Any, where: str) -> Text:
     return Text({lang: raw[lang] for lang in LANGUAGES})
 
 
-__all__ = ["Attempt", "Step", "Text", "TutorialError", "TutorialScript", "load_tutorial", "ruling_ids",
-           "tutorial_games"]
+__all__ = ["Attempt", "Step", "Text", "TutorialError", "TutorialScript", "load_tutorial", "parse_script",
+           "ruling_ids", "tutorial_games"]
