@@ -23,7 +23,6 @@ from cardtable.agents import make_agent
 from cardtable.console.play import TerminalMatch, default_save_dir, renderer_for
 from cardtable.i18n import LANGUAGES, message
 from cardtable.i18n import render as render_refusal
-from cardtable.registry import load_game
 from cardtable.tutorials import Tutorial, TutorialError, load_tutorial, tutorial_games
 from cardtable.tutorials.runner import ILLEGAL, OK, Verdict
 
@@ -118,12 +117,12 @@ class TerminalTutorial:
                 self.console.print(line)
 
     def offer_first_game(self) -> None:
-        """Ask whether to play a real match against the easy AI now, and play it if so."""
+        """Ask whether to play a real match against the easy AI now (the tutorial's options), and play it if so."""
         answer = self.input(self._t("play_easy_prompt")).strip().lower()
         if answer not in ("", "y", "yes", "д", "да"):
             return
-        name = self.tour.script.game.name
-        game = load_game(name)
+        game = self.tour.script.game  # the options just learned with
+        name = game.name
         seed = random.SystemRandom().randrange(1 << 31)
         state = game.new_state(seed=seed)
         seat = self.tour.script.seat

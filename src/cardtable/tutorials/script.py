@@ -114,7 +114,8 @@ class TutorialScript:
 
     def summary(self, lang: str) -> dict[str, JSON]:
         """The tutorial's texts and steps in ``lang`` (what the browser page needs)."""
-        return {"game": self.game.name, "options": self.game.config_dict(), "seat": self.seat,
+        return {"game": self.game.name, "options": self.game.config_dict(), "players": self.game.num_players,
+                "seat": self.seat,
                 "title": self.title(lang), "intro": self.intro(lang), "outro": self.outro(lang),
                 "steps": [s.to_json(lang) for s in self.steps]}
 

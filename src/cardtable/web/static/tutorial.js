@@ -265,14 +265,13 @@ export class TutorialPage {
     return side;
   }
 
-  /** The first real match: the learner against the easy AI in every other seat (default options). */
+  /** The first real match: the learner against the easy AI in every other seat, with the
+   * tutorial's options (the table just learned on). */
   async playEasy() {
     try {
-      const games = await api("GET", "/api/games");
-      const g = games.find((x) => x.name === this.game);
       const seats = [{ kind: "human", name: getName() || t("player") }];
-      for (let i = 1; i < g.num_players; i++) seats.push({ kind: "ai", agent: FIRST_GAME_AGENT });
-      const r = await api("POST", "/api/matches", { game: this.game, config: {}, seats });
+      for (let i = 1; i < this.tutorial.players; i++) seats.push({ kind: "ai", agent: FIRST_GAME_AGENT });
+      const r = await api("POST", "/api/matches", { game: this.game, config: this.tutorial.options, seats });
       saveMatch(r.match, { host: r.host_token, game: this.game, created: Date.now(), invites: {} });
       saveSeat(r.match, r.seats[0].token, 0);
       location.assign(`/play/${encodeURIComponent(r.match)}?seat=0`);
