@@ -140,7 +140,11 @@ def tutorial_command(
     game: str = typer.Argument(..., help="The game: lost-cities, lost-ranks or rank."),
     lang: str = typer.Option("en", "--lang", metavar="LANG", help="Language: en or ru."),
 ) -> None:
-    """Learn a game: a scripted deal walks you through each rule, then a first game against the easy AI."""
+    """Learn a game step by step, then play the easy AI.
+
+    A scripted deal walks you through each rule: type the move each step asks for
+    (a wrong one is explained with its rule), then play a first real game.
+    """
     from cardtable.cli import console, fail
 
     if lang not in LANGUAGES:
