@@ -8,8 +8,11 @@ names, and the facts a step states of the learner's view hold.
 
 from __future__ import annotations
 
+import fnmatch
 import json
+import tomllib
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +131,11 @@ def test_a_rule_change_breaks_the_tutorial_test() -> None:
     with pytest.raises(TutorialError, match="scripted reply 'play 9D' is refused"):
         while not tour.finished:
             tour.play_lesson()
+
+
+def test_the_scripts_ship_in_the_wheel() -> None:
+    """Every tutorial file matches a package-data pattern of pyproject.toml."""
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["cardtable"]
+    for game in GAMES:
+        assert any(fnmatch.fnmatch(f"tutorials/{game}.json", p) for p in patterns), game
