@@ -56,7 +56,7 @@ def test_each_step_cites_a_ruling_of_its_game(game: str) -> None:
 
 @pytest.mark.parametrize("game, covered", [
     ("lost-cities", {"LC-3", "LC-4", "LC-5", "LC-6"}),   # expedition, order, wagers, discards, draws, scoring
-    ("lost-ranks", {"LR-6", "LR-7", "LR-8", "LR-15", "LR-5"}),  # first lead, following, Jack protection, soldiers
+    ("lost-ranks", {"LR-5", "LR-6", "LR-7", "LR-8", "LR-10", "LR-11", "LR-15"}),  # following, trumps, soldiers
     ("rank", {"RG-4", "RG-5", "RG-6", "RG-7", "RG-8"}),  # shedding tiers, stuck, pull-back, end, Anti-Rank
 ])
 def test_tutorial_covers_the_main_rules(game: str, covered: set[str]) -> None:

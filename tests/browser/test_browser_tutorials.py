@@ -133,3 +133,21 @@ def test_lobby_and_rules_pages_link_to_the_tutorials(browser: Any, server: LiveS
     page.goto(f"{server.base}/tutorial")
     page.locator(".tutorial-list a[data-game='lost-cities']").wait_for()
     ctx.close()
+
+
+def test_board_keys_play_and_the_language_switch_reloads_the_step(browser: Any, server: LiveServer,
+                                                                   tracker: Tracker) -> None:
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    page = tracker.watch(ctx.new_page())
+    page.add_init_script("localStorage.setItem('cardtable.lang', 'en')")
+    page.goto(f"{server.base}/tutorial/lost-cities?step=1")
+    at_step(page, 1)
+    script = load_tutorial("lost-cities")
+    assert page.locator("#tutorial-say").inner_text().strip() == script.steps[1].say("en")
+    page.keyboard.press("2")  # the second card of the hand is Yw too: the wager lesson's move
+    at_step(page, 2)
+    page.click(".lang-switch button[data-lang='ru']")
+    page.wait_for_function("(text) => document.querySelector('#tutorial-say')?.innerText.trim() === text",
+                           arg=script.steps[2].say("ru"))
+    assert page.evaluate("() => document.body.dataset.tutorialStep") == "2"
+    ctx.close()

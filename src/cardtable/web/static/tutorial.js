@@ -11,7 +11,7 @@
 import { h, clear, api, getName, saveMatch, saveSeat, keepingFocus } from "./util.js";
 import { t, lang, setLang, gameTitle, loadRefusals, refusalNodes, refusalTitle, ruleHref } from "./i18n.js";
 import { topbar } from "./lobby.js";
-import { recentEvents } from "./table.js";
+import { recentEvents, keyName } from "./table.js";
 import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
 import lostRanks from "./games/lost_ranks.js";
@@ -45,13 +45,16 @@ export class TutorialPage {
     this.error = null;
     this.busy = false;
     this.shownLang = null;
+    this.keys = {}; // the board's keys of this step: key name → action
     this.onClick = (ev) => this.clickRefused(ev);
+    this.onKey = (ev) => this.key(ev);
   }
 
   async start() {
     const q = new URLSearchParams(location.search);
     if (q.get("lang")) setLang(q.get("lang"));
     this.root.addEventListener("click", this.onClick);
+    document.addEventListener("keydown", this.onKey);
     try {
       catalog = await loadRefusals();
       if (!this.game) {
@@ -68,6 +71,18 @@ export class TutorialPage {
 
   stop() {
     this.root.removeEventListener("click", this.onClick);
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  /** The keys the board shows on its cards play them, as at a table. */
+  key(ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+    const action = this.keys[keyName(ev)];
+    if (action === undefined) return;
+    ev.preventDefault();
+    this.act(action);
   }
 
   async load(step) {
@@ -178,6 +193,7 @@ export class TutorialPage {
       root.append(this.listPanel());
       return;
     }
+    this.keys = {};
     if (!this.data) {
       root.append(h("main.loading", null, h("p", null, t("loading"))));
       return;
@@ -185,6 +201,7 @@ export class TutorialPage {
     const board = BOARDS[this.game];
     const ctx = this.context();
     const main = h("section.main-col", null, this.stepBox(ctx), board.board(ctx));
+    this.keys = ctx.keys;
     root.append(h("main.table-layout", null, main, this.sidePanel(ctx, board)));
   }
 
