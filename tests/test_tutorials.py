@@ -11,14 +11,13 @@ from __future__ import annotations
 import fnmatch
 import json
 import tomllib
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from cardtable.tutorials import Tutorial, TutorialError, load_tutorial, tutorial_games
 from cardtable.tutorials.runner import ILLEGAL, OFF_LESSON, OK
-from cardtable.tutorials.script import parse_script, ruling_ids
+from cardtable.tutorials.script import parse_script, ruling_ids, script_file
 
 GAMES = ["lost-cities", "lost-ranks", "rank"]
 
@@ -113,7 +112,7 @@ def test_at_step_out_of_range_is_a_typed_error() -> None:
 
 
 def test_broken_script_is_refused_with_where_and_what() -> None:
-    raw = json.loads(resources.files("cardtable.tutorials").joinpath("rank.json").read_text(encoding="utf-8"))
+    raw = json.loads(script_file("rank").read_text(encoding="utf-8"))
     raw["steps"][1]["rule"] = "RG-99"
     with pytest.raises(TutorialError, match="step 2: 'RG-99' is not a ruling"):
         parse_script(raw, "rank.json")
@@ -125,7 +124,7 @@ def test_broken_script_is_refused_with_where_and_what() -> None:
 
 def test_a_rule_change_breaks_the_tutorial_test() -> None:
     """The play-through fails loudly when the engine no longer allows a scripted move."""
-    raw = json.loads(resources.files("cardtable.tutorials").joinpath("rank.json").read_text(encoding="utf-8"))
+    raw = json.loads(script_file("rank").read_text(encoding="utf-8"))
     raw["steps"][5]["then"] = ["play 9D"]  # not playable on 3♣ (RG-4)
     tour = Tutorial(parse_script(raw, "rank.json"))
     with pytest.raises(TutorialError, match="scripted reply 'play 9D' is refused"):

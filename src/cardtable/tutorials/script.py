@@ -1,7 +1,8 @@
 """Tutorial scripts: a fixed deal and the steps that walk a new player through it.
 
-A tutorial is data, one file per game (``cardtable/tutorials/<game>.json``), read by
-:func:`load_tutorial` — the one place that knows where the files live.  A script is
+A tutorial is data, one file per game (``cardtable/tutorials/<game>.json``), found by
+:func:`script_file` — the one place that knows where the files live — and read by
+:func:`load_tutorial`.  A script is
 
 * the game (its registry name and options), the seed and one explicit deck (card
   names in dealing order, the game's own explicit-deck format), so the match is
@@ -38,6 +39,7 @@ import json
 import re
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from cardtable.i18n import LANGUAGES
@@ -120,10 +122,14 @@ class TutorialScript:
                 "steps": [s.to_json(lang) for s in self.steps]}
 
 
+def script_file(game: str) -> Traversable:
+    """Where the tutorial of ``game`` is kept (package data): the one place that knows."""
+    return resources.files("cardtable.tutorials").joinpath(f"{game}.json")
+
+
 def tutorial_games() -> list[str]:
     """The games that have a tutorial, sorted."""
-    folder = resources.files(__package__)
-    return sorted(name for name in game_names() if folder.joinpath(f"{name}.json").is_file())
+    return sorted(name for name in game_names() if script_file(name).is_file())
 
 
 @functools.lru_cache(maxsize=None)
@@ -133,7 +139,7 @@ def load_tutorial(game: str) -> TutorialScript:
         raise TutorialError(f"no tutorial for {game!r}; tutorials: {', '.join(tutorial_games())}")
     where = f"tutorials/{game}.json"
     try:
-        data = json.loads(resources.files(__package__).joinpath(f"{game}.json").read_text(encoding="utf-8"))
+        data = json.loads(script_file(game).read_text(encoding="utf-8"))
         return parse_script(data, where)
     except (KeyError, TypeError, ValueError) as err:
         if isinstance(err, TutorialError):
@@ -193,4 +199,4 @@ def _text(raw: Any, where: str) -> Text:
 
 
 __all__ = ["Attempt", "Step", "Text", "TutorialError", "TutorialScript", "load_tutorial", "parse_script",
-           "ruling_ids", "tutorial_games"]
+           "ruling_ids", "script_file", "tutorial_games"]
