@@ -70,6 +70,12 @@ def test_off_lesson_move_gets_the_hint_in_the_language_asked(server: ServerThrea
     assert verdict["hint"] == load_tutorial("lost-cities").steps[1].hint("ru")  # type: ignore[union-attr]
 
 
+def test_a_text_to_read_offers_no_move(server: ServerThread) -> None:
+    table = server.http.get("/api/tutorials/rank", params={"step": 0}).json()
+    assert table["tutorial"]["steps"][0]["reading"]
+    assert table["legal"] == [] and table["refused"] == [] and table["view"]["current_player"] == 0
+
+
 def test_hand_refusals_explain_the_unplayable_cards(server: ServerThread) -> None:
     table = server.http.get("/api/tutorials/rank", params={"step": 1}).json()
     refused = {r["move"]: r["rule"] for r in table["refused"]}

@@ -37,9 +37,14 @@ def log_lines(events: list[Event], first_seq: int) -> list[dict[str, JSON]]:
             for i, e in enumerate(events)]
 
 
+def awaits_move(tour: Tutorial) -> bool:
+    """Whether the learner has a move to make now (not at a text to read, not at the end)."""
+    return not tour.finished and not tour.step.reading and tour.learner_to_move()
+
+
 def hand_refusals(tour: Tutorial) -> list[dict[str, JSON]]:
     """Why each card of the learner's hand cannot be played now (the table's tooltips)."""
-    if tour.finished or not tour.learner_to_move():
+    if not awaits_move(tour):
         return []
     state = tour.state
     hand = set(tour.view().get("hand") or ())
@@ -54,9 +59,10 @@ def hand_refusals(tour: Tutorial) -> list[dict[str, JSON]]:
 
 
 def table_at(tour: Tutorial, lang: str) -> dict[str, JSON]:
-    """The learner's table at the runner's step, shaped like a match's ``state`` message."""
-    legal = [] if tour.finished or not tour.learner_to_move() else [
-        {"action": a, "move": tour.state.action_to_string(a)} for a in tour.state.legal_actions()]
+    """The learner's table at the runner's step, shaped like a match's ``state`` message
+    (no legal moves at a text to read: the page's button goes on)."""
+    legal = [{"action": a, "move": tour.state.action_to_string(a)} for a in tour.state.legal_actions()
+             ] if awaits_move(tour) else []
     return {
         "step": tour.index,
         "finished": tour.finished,
@@ -125,4 +131,4 @@ def install_tutorial_routes(app: FastAPI) -> None:
         return out
 
 
-__all__ = ["hand_refusals", "install_tutorial_routes", "log_lines", "table_at"]
+__all__ = ["awaits_move", "hand_refusals", "install_tutorial_routes", "log_lines", "table_at"]

@@ -119,8 +119,8 @@ export class TutorialPage {
       }
       this.verdict = r.verdict;
     } catch (err) {
-      this.busy = false;
-      this.error = msg("tutorial.unavailable", { why: err.message });
+      this.busy = false; // the step stays: the learner may try again
+      this.verdict = { kind: "error", text: msg("tutorial.unavailable", { why: err.message }) };
     }
     this.render();
   }
@@ -251,6 +251,7 @@ export class TutorialPage {
 
   verdictLine() {
     const v = this.verdict;
+    if (v.kind === "error") return h("p.tutorial-verdict.refused", null, v.text);
     if (v.kind === "illegal" && v.refusal) {
       const text = refusalNodes(v.refusal, v.rule, this.game, v.refusal.key);
       return h("p.tutorial-verdict.refused", { "data-rule": v.rule || "" }, msg("tutorial.refused", { reason: "" }), ...text);
