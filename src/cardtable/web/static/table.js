@@ -217,7 +217,16 @@ export class TablePage {
       default:
         break;
     }
+    this.noteTurn();
     this.schedule();
+  }
+
+  /** Whether the turn came to this seat with this message (renders are batched: a
+   * turn that went away and came back within one frame still counts). */
+  noteTurn() {
+    const mine = this.myTurn();
+    if (mine && this.turnWas === false) this.turnCame = true;
+    if (this.match) this.turnWas = mine;
   }
 
   /** Fetch the game's module (once), then take in the state that waited for it. */
@@ -484,18 +493,17 @@ export class TablePage {
    * turn the tone and the background notification (if they are on). */
   tell(ctx, game) {
     const last = this.log.length ? this.log[this.log.length - 1].seq : 0;
-    const mine = this.myTurn();
     const first = this.heardSeq === undefined;
     const fresh = first ? [] : this.log.filter((e) => e.seq > this.heardSeq && e.seat !== this.you);
     const parts = fresh.map((e) => `${this.seatName(e.seat)}: ${textOf(game.describe(e, ctx))}`);
-    const turnCame = mine && (first || !this.heardTurn);
+    const came = Boolean(this.turnCame) && this.myTurn();
     const ended = this.status === "finished" && this.heardStatus !== "finished";
-    if (turnCame || ended || (first && ctx.spectator)) parts.push(textOf(endingVerdict(this) || game.status(ctx)));
+    if (came || ended || (first && (ctx.spectator || this.myTurn()))) parts.push(textOf(endingVerdict(this) || game.status(ctx)));
     this.heardSeq = last;
-    this.heardTurn = mine;
     this.heardStatus = this.status;
+    this.turnCame = false;
     if (parts.length) announce(parts.join(". "));
-    if (turnCame && !first) yourTurn(document.title, textOf(game.status(ctx)));
+    if (came) yourTurn(document.title, textOf(game.status(ctx)));
   }
 
   /** When the player must act: scroll (if needed) so that the board's part to watch
