@@ -84,7 +84,7 @@ def test_a_message_keeps_the_focused_control_and_says_the_move_in_one_live_regio
         wait_turn(page)
         page.focus("#scores")
         page.evaluate("() => { document.activeElement.__kept = 1; document.querySelector('.turnbox').__kept = 1; }")
-        said = int(page.evaluate("() => Number(document.getElementById('announcer').dataset.count || 0)"))
+        said = int(page.evaluate("() => Number(document.getElementById('announcer')?.dataset.count || 0)"))
         play_lost_cities_turn(page)
         page.wait_for_function("() => document.body.dataset.turn === 'me' && document.body.dataset.pending !== 'true'"
                                " && document.querySelectorAll('.log-list li').length >= 4")
