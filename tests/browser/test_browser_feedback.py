@@ -6,6 +6,7 @@ in headless Chromium:
 * a dialog takes the focus, keeps Tab inside and gives the focus back when it closes
   (the end-of-match dialog too, which opens by itself);
 * the played card moves to its place, unless the person asked for reduced motion;
+* stepping a replay with its buttons keeps the focus on the button;
 * the turn's sound and the background notification are off until turned on, and
   the choice is kept;
 * axe-core finds no serious or critical violation on the lobby, each game's table
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from browserkit import PHONE, LiveServer, Tracker, screenshot, wait_seq
+from test_browser_replay_join import finished_match
 from test_browser_ui import wait_turn
 
 Page = Any
@@ -207,3 +209,24 @@ def test_axe_finds_no_serious_violation_on_the_lobby_tables_and_rules(browser: A
                 ctx.close()
     bad = {k: v for k, v in found.items() if v}
     assert not bad, json.dumps(bad, indent=1)
+
+
+def test_stepping_a_replay_with_its_buttons_keeps_the_focus_on_the_button(browser: Any, server: LiveServer,
+                                                                          tracker: Tracker) -> None:
+    """Enter on "next step" twice goes two steps: the button keeps the focus (it is
+    the same element after the redraw), so the keyboard can go on."""
+    mid, _token = finished_match(server)
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(f"{server.base}/replay/{mid}?step=0")
+        page.wait_for_selector(".replay-page-board")
+        page.focus("#replay-next")
+        page.evaluate("() => { document.activeElement.__kept = 1; }")
+        for step in (1, 2):
+            page.keyboard.press("Enter")
+            page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
+        assert page.evaluate("() => document.activeElement.id") == "replay-next"
+        assert page.evaluate("() => document.activeElement.__kept === 1"), "the button was rebuilt"
+    finally:
+        ctx.close()

@@ -3,7 +3,7 @@
 // projection, never more), or the public view without a token. Step with the
 // buttons, the slider, the move log or the keys; export the JSON record.
 
-import { h, clear, api, seatToken, seatParam, downloadRecord } from "./util.js";
+import { h, api, seatToken, seatParam, downloadRecord, morphInto } from "./util.js";
 import { t, gameTitle } from "./i18n.js";
 import { topbar } from "./lobby.js";
 import { loadGame, gameModule } from "./games/index.js";
@@ -150,9 +150,19 @@ export class ReplayPage {
   }
 
   // --- rendering -----------------------------------------------------------------------
+  /** Redraw by morphing (util.morphInto): a step keeps the focus where it was (the
+   * button or slider just used), so the keyboard can go on stepping. */
   render() {
-    const root = clear(this.root);
+    const root = document.createElement("div");
     root.className = "page table-page replay-page";
+    this.build(root);
+    morphInto(this.root, [...root.childNodes], root.className);
+    const list = this.root.querySelector(".log-list");
+    const cur = list && list.querySelector(".is-current");
+    if (list) list.scrollTop = cur ? cur.offsetTop - list.clientHeight / 2 : 0;
+  }
+
+  build(root) {
     if (this.error) {
       root.append(topbar(), h("main.lobby", null, h("section.panel.fatal", { role: "alert" },
         h("h2", null, t("replay")), h("p", null, this.error),
@@ -179,9 +189,6 @@ export class ReplayPage {
     const mainCol = h("section.main-col", null, this.controls(), this.nowLine(ctx, game), board);
     root.append(h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)));
     if (this.modal) root.append(this.modalBox(ctx, game));
-    const list = root.querySelector(".log-list");
-    const cur = list && list.querySelector(".is-current");
-    if (list) list.scrollTop = cur ? cur.offsetTop - list.clientHeight / 2 : 0;
   }
 
   controls() {
