@@ -10,10 +10,14 @@ import { t, gameTitle } from "./i18n.js";
 import { loadCatalog } from "./games/index.js";
 
 let who = null; // the promise of the signed-in user (or null)
+let whoKnown = null; // {user} once that promise has settled
 
 /** The signed-in user ({id, name}) or null, asked once per page load. */
 export function currentUser() {
-  if (!who) who = api("GET", "/api/account").then((r) => r.user).catch(() => null);
+  if (!who) {
+    who = api("GET", "/api/account").then((r) => r.user).catch(() => null);
+    who.then((user) => { whoKnown = { user }; });
+  }
   return who;
 }
 
@@ -21,25 +25,34 @@ export function profileHref(name) {
   return `/u/${encodeURIComponent(name)}`;
 }
 
-/** The topbar's account area: the leaderboard, and sign-in or the account and sign-out. */
+/** The topbar's account area: the leaderboard, and sign-in or the account and sign-out
+ * (drawn at once once the account is known; before, filled in when it is — in every
+ * account area on the page, as a morphing redraw may have kept an older one). */
 export function accountArea() {
   const box = h("nav.account", { "aria-label": t("account") },
     h("a.board-link", { href: "/leaderboard" }, t("leaderboard")));
+  if (whoKnown) {
+    box.append(...accountLinks(whoKnown.user));
+    return box;
+  }
   currentUser().then((user) => {
-    if (!user) {
-      box.append(h("a.signin-link", { href: "/signin" }, t("sign_in")));
-      return;
+    for (const area of new Set([box, ...document.querySelectorAll("nav.account")])) {
+      if (!area.querySelector(".me-link, .signin-link")) area.append(...accountLinks(user));
     }
-    box.append(h("a.me-link", { href: profileHref(user.name) }, user.name),
-      h("button.link.signout", {
-        type: "button",
-        onclick: async () => {
-          await api("POST", "/api/account/signout").catch(() => null);
-          location.assign("/");
-        },
-      }, t("sign_out")));
   });
   return box;
+}
+
+function accountLinks(user) {
+  if (!user) return [h("a.signin-link", { href: "/signin" }, t("sign_in"))];
+  return [h("a.me-link", { href: profileHref(user.name) }, user.name),
+    h("button.link.signout", {
+      type: "button",
+      onclick: async () => {
+        await api("POST", "/api/account/signout").catch(() => null);
+        location.assign("/");
+      },
+    }, t("sign_out"))];
 }
 
 function page(root, cls, title, topbar) {

@@ -3,7 +3,7 @@
 // browser, per match and seat), replay finished ones, join or watch open matches.
 
 import {
-  h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
+  h, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus, morphInto,
 } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
@@ -173,15 +173,13 @@ export class LobbyPage {
    * a field being typed in keeps the focus and the text. */
   render() {
     keepingFocus(() => {
-      const root = clear(this.root);
-      root.className = "page lobby-page";
-      root.append(topbar([h("h1.page-title", null, t("lobby"))]));
       const main = h("main.lobby");
       if (this.error) main.append(h("p.error", { role: "alert" }, this.error));
       main.append(this.newMatchPanel());
       if (this.created) main.append(this.invitePanel(this.created));
       main.append(this.yoursPanel(), this.openPanel());
-      root.append(main);
+      // morphed: a game tile or a list's button keeps the focus when the lists refresh
+      morphInto(this.root, [topbar([h("h1.page-title", null, t("lobby"))]), main], "page lobby-page");
     });
   }
 

@@ -27,8 +27,14 @@ function msg(key, params = {}) {
 
 /** A link to a game's tutorial (the lobby's game tiles, the rules pages). */
 export function tutorialLink(game) {
-  const link = h("a.tile-tutorial", { href: `/tutorial/${game}`, "data-game": game }, "…");
-  loadRefusals().then((c) => { catalog = c; link.textContent = msg("tutorial.learn"); }, () => {});
+  const link = h("a.tile-tutorial", { href: `/tutorial/${game}`, "data-game": game }, catalog ? msg("tutorial.learn") : "…");
+  if (!catalog) {
+    // the page may have been redrawn (morphed) meanwhile: every such link on it gets the text
+    loadRefusals().then((c) => {
+      catalog = c;
+      for (const e of [link, ...document.querySelectorAll("a.tile-tutorial")]) e.textContent = msg("tutorial.learn");
+    }, () => {});
+  }
   return link;
 }
 
