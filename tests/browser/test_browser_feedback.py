@@ -230,3 +230,24 @@ def test_stepping_a_replay_with_its_buttons_keeps_the_focus_on_the_button(browse
         assert page.evaluate("() => document.activeElement.__kept === 1"), "the button was rebuilt"
     finally:
         ctx.close()
+
+
+def test_a_lobby_tile_keeps_the_focus_when_the_open_list_is_pushed(browser: Any, server: LiveServer,
+                                                                   tracker: Tracker) -> None:
+    """A keyboard user on the Ранг tile: a new open match pushed to the lobby redraws
+    the lists, and the tile (no id of its own) is still the focused element, the same one."""
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        lobby = tracker.watch(ctx.new_page())
+        lobby.goto(server.base + "/")
+        lobby.wait_for_selector(".game-tile[data-game='rank']")
+        lobby.wait_for_function("() => document.body.dataset.feed === 'open'")
+        lobby.focus(".game-tile[data-game='rank']")
+        lobby.evaluate("() => { document.activeElement.__kept = 1; }")
+        m = server.create("rank", {"players": 3}, [{"kind": "human", "name": "Cid"}, {"kind": "human", "open": True},
+                                                   {"kind": "ai"}], listed=True)
+        lobby.wait_for_selector(f".panel.open li[data-match='{m['match']}'] .join-open")
+        assert lobby.evaluate("() => document.activeElement.dataset.game") == "rank"
+        assert lobby.evaluate("() => document.activeElement.__kept === 1"), "the tile was rebuilt"
+    finally:
+        ctx.close()
