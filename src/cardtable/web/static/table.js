@@ -565,7 +565,7 @@ export class TablePage {
       t("scores")));
     if (this.status === "finished") tools.append(...this.replayTools());
     tools.append(...lifecycleTools(this));
-    if (!ctx.spectator) tools.append(...this.feedbackTools().filter(Boolean));
+    if (!ctx.spectator && this.status === "active") tools.append(...this.feedbackTools().filter(Boolean));
     const seat = this.mySeat();
     if (seat && seat.kind === "human" && this.status === "active") {
       tools.append(h("button.quiet#leave", {
