@@ -15,7 +15,7 @@ from conformance import check_game
 
 from cardtable.agents import Observation, make_agent
 from cardtable.cards import french_name, parse_french
-from cardtable.games import lost_ranks
+from cardtable.games.lost_ranks import rules as lost_ranks
 from cardtable.games.lost_ranks import (
     DRAW,
     SPY,

@@ -14,6 +14,7 @@ from cardtable.games.lost_cities.rules import (
     card_set_size,
     CardDrawn,
     CardPlayed,
+    DRAW,
     expedition_score,
     first_starter,
     HAND_SIZE,
@@ -22,6 +23,7 @@ from cardtable.games.lost_cities.rules import (
     LostCitiesConfig,
     LostCitiesState,
     MatchEnded,
+    PLAY,
     REFUSALS,
     RoundEnded,
     RoundStarted,
@@ -30,8 +32,8 @@ from cardtable.games.lost_cities.rules import (
 )
 
 __all__ = [
-    "card_set", "card_set_size", "CardDrawn", "CardPlayed", "expedition_score", "first_starter",
+    "card_set", "card_set_size", "CardDrawn", "CardPlayed", "DRAW", "expedition_score", "first_starter",
     "HAND_SIZE", "INFO", "LostCities", "LostCitiesConfig", "LostCitiesState", "MatchEnded",
-    "REFUSALS", "RoundEnded", "RoundStarted", "score_cards", "STALL_LIMIT",
+    "PLAY", "REFUSALS", "RoundEnded", "RoundStarted", "score_cards", "STALL_LIMIT",
 ]
 
