@@ -4,7 +4,8 @@
 :mod:`cardtable.games` and the agents of :mod:`cardtable.agents`.  ``engine =
 "kernel"`` plays them inside the compiled kernels of :mod:`cardtable.kernels` (the
 extra ``fast``: numba), many times faster; it needs a game with a kernel
-(:func:`cardtable.registry.games_with` ``("kernel")``) and seats the kernel can play (:data:`KERNEL_AGENTS`).
+(:func:`cardtable.registry.games_with` ``("kernel")``) and seats the kernel can play
+(:data:`KERNEL_AGENTS`).
 
 A kernel match is dealt from the same seed (:func:`cardtable.lab.study.match_seed`)
 and seated the same way, and its row has the same columns — but the kernel deals
