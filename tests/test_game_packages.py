@@ -220,3 +220,29 @@ def test_importing_a_game_loads_only_its_engine() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={"PYTHONPATH": str(SRC.parent)})
     assert out.stdout.strip() == "[]", out.stdout
+
+
+@pytest.mark.parametrize("seat_result", ["loses", "is out"])
+def test_the_terminal_says_a_rank_verdict_from_the_games_renderer(seat_result: str) -> None:
+    """Ранг's verdict comes from its renderer's ``VERDICTS`` (RG-7: one player stays in
+    Rank and loses, the others are out), the other games' from the generic ones."""
+    import io
+    import random
+
+    from rich.console import Console
+
+    from cardtable.console.play import TerminalMatch
+    from cardtable.registry import load_game
+
+    state = load_game("rank", players=3).new_state(seed=7)
+    rng = random.Random(7)
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+    loser = state.result()["returns"].index(-1)
+    human = loser if seat_result == "loses" else (loser + 1) % 3
+    out = io.StringIO()
+    match = TerminalMatch(state, human=human, agents={}, players=["you", "ai", "ai"],
+                          console=Console(file=out, width=100))
+    match._final()
+    expected = "You stay in Rank — you lose." if seat_result == "loses" else "You are out of Rank"
+    assert expected in out.getvalue()
