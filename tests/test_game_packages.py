@@ -43,10 +43,10 @@ ALLOWED: dict[str, str] = {
 KNOWN_JS: dict[str, set[str]] = {
     "lost-cities": {"web/static/account.js", "web/static/cards.js", "web/static/i18n.js",
                     "web/static/lobby.js", "web/static/replay.js", "web/static/rules.js",
-                    "web/static/table.js"},
+                    "web/static/table.js", "web/static/tutorial.js"},
     "lost-ranks": {"web/static/cards.js", "web/static/i18n.js", "web/static/lifecycle.js",
-                   "web/static/replay.js", "web/static/rules.js", "web/static/table.js"},
-    "rank": {"web/static/i18n.js", "web/static/replay.js", "web/static/table.js"},
+                   "web/static/replay.js", "web/static/rules.js", "web/static/table.js", "web/static/tutorial.js"},
+    "rank": {"web/static/i18n.js", "web/static/replay.js", "web/static/table.js", "web/static/tutorial.js"},
 }
 """The web's shared JS files that still branch on a game (2026-12-01): the web helper
 (webcore) moves those branches into ``web/static/games/<module>.js``; this list may

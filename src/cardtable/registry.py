@@ -27,6 +27,8 @@ ValueError: unknown game part 'sound'; the parts are: rules, heuristic, knowledg
 from __future__ import annotations
 
 import importlib
+from importlib import resources
+from importlib.resources.abc import Traversable
 import importlib.util
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Final
@@ -107,6 +109,11 @@ def game_part(name: str, role: str) -> ModuleType | None:
         if err.name == module:
             return None
         raise
+
+
+def game_file(name: str, filename: str) -> Traversable:
+    """A data file kept in game ``name``'s package (its tutorial, …); it may not exist."""
+    return resources.files(_entry(name)[0]).joinpath(filename)
 
 
 def games_with(role: str) -> list[str]:
