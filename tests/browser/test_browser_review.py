@@ -181,3 +181,29 @@ def test_the_hint_shows_the_estimated_win_chances(browser: Any, server: LiveServ
         screenshot(page, "hint-chances-ru", LAPTOP)
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_browser_formats_shared_messages_as_the_terminal_does(browser: Any, server: LiveServer,
+                                                                 tracker: Tracker, lang: str) -> None:
+    """messages.js and cardtable.i18n.messages give the same text, plural forms included."""
+    from cardtable.i18n import message
+
+    keys = ["web.review.count.mistake", "web.review.hand_of", "web.review.decisions", "terminal.deck",
+            "web.hint.estimate"]
+    numbers = [0, 1, 2, 5, 11, 12, 21, 22, 25, 101, 112]
+    ctx = browser.new_context(viewport=LAPTOP)
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.add_init_script(f"localStorage.setItem('cardtable.lang', '{lang}')")
+        page.goto(server.base + "/")
+        page.wait_for_selector(".game-tile")
+        shown = page.evaluate("""async ([keys, numbers]) => {
+          const m = await import('/static/messages.js');
+          await m.loadMessages();
+          return keys.map((k) => numbers.map((n) => m.msg(k, {n, name: 'Ann', label: 'win', chance: '5 %'})));
+        }""", [keys, numbers])
+        expected = [[message(k, lang, n=n, name="Ann", label="win", chance="5 %") for n in numbers] for k in keys]
+        assert shown == expected
+    finally:
+        ctx.close()
