@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -42,6 +43,11 @@ def quick_analyses(server: LiveServer) -> Iterator[None]:
     analyses.iterations = before
 
 
+def half_up(x: float) -> int:
+    """A percentage rounded as the page's Intl.NumberFormat rounds it (halves up, not to even)."""
+    return math.floor(x + 0.5)
+
+
 def check_hands(page: Page, server: LiveServer, mid: str, step: int) -> None:
     """The hands shown at ``step`` are every seat's own hand at that step."""
     page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
@@ -64,7 +70,7 @@ def test_review_with_every_hand_and_the_move_analysis(browser: Any, server: Live
         # the end-of-match dialog of the table leads to the review
         page.goto(f"{server.base}/play/{mid}?seat=0")
         page.wait_for_selector(".modal #modal-review")
-        assert page.inner_text("#modal-review").strip().endswith("Review")
+        page.wait_for_function("() => document.querySelector('#modal-review').innerText.trim().endsWith('Review')")
         page.click("#modal-review")
         page.wait_for_selector(".review-hands")
         assert f"/review/{mid}" in page.url and "seat=0" in page.url
@@ -83,7 +89,9 @@ def test_review_with_every_hand_and_the_move_analysis(browser: Any, server: Live
         page.wait_for_selector("#match-accuracy", timeout=ANALYSIS_CEILING_MS)
         analysis = server.http.get(f"/api/matches/{mid}/analysis", params={"seat": 0}).json()
         assert analysis["seat"] == 0 and analysis["decisions"]
-        assert page.inner_text("#match-accuracy") == f"Accuracy {round(analysis['accuracy'])}%"
+        assert page.inner_text("#match-accuracy") == f"Accuracy {half_up(analysis['accuracy'])}%"
+        assert page.locator(".review-rounds li").all_inner_texts() == [
+            f"Round {r['round']}: {half_up(r['accuracy'])}%" for r in analysis["rounds"]]
         marked = [d for d in analysis["decisions"] if d["category"] in ("inaccuracy", "mistake", "blunder")]
         assert marked, "a heuristic player makes no marked move in this match: pick another seed"
         assert page.locator(".review-marked-list li").count() == len(marked)
@@ -93,7 +101,7 @@ def test_review_with_every_hand_and_the_move_analysis(browser: Any, server: Live
         worst = max(marked, key=lambda d: d["loss"])
         item = page.locator(f".review-marked-list li[data-step='{worst['ply'] + 1}']")
         text = item.inner_text()
-        assert worst["category"] in text and "better:" in text and f"−{round(100 * worst['loss'])}%" in text
+        assert worst["category"] in text and "better:" in text and f"−{half_up(100 * worst['loss'])}%" in text
         item.locator("button").click()
         check_hands(page, server, mid, worst["ply"] + 1)
         assert worst["category"] in page.inner_text(".review-here")

@@ -163,8 +163,8 @@ export class ReviewPage extends ReplayPage {
     if (!a.decisions.length) return [h("p.muted", null, msg("web.review.no_decisions", { name }))];
     const counts = MARKED.filter((c) => a.counts[c]).map((c) =>
       h(`span.tag.mark-${c}`, null, SYMBOL[c], " ", msg(`web.review.count.${c}`, { n: a.counts[c] })));
-    const rounds = a.rounds.length > 1 ? h("ul.review-rounds", null, a.rounds.map((r) =>
-      h("li", { "data-round": r.round }, msg("web.review.round_accuracy", { n: r.round, pct: percent(r.accuracy / 100) })))) : null;
+    const rounds = h("ul.review-rounds", null, a.rounds.map((r) =>
+      h("li", { "data-round": r.round }, msg("web.review.round_accuracy", { n: r.round, pct: percent(r.accuracy / 100) }))));
     const chart = winChart(a, {
       steps: this.last, at: this.index, pct: percent,
       title: msg("web.review.chart", { label, name }),
@@ -192,7 +192,7 @@ export class ReviewPage extends ReplayPage {
   decisionHere(a, game, label) {
     const d = a.decisions.find((x) => x.ply + 1 === this.index);
     if (!d) return null;
-    return h(`div.review-here.mark-${d.category}`, { role: "status" },
+    return h(`div.review-here.mark-${d.category}`, null,
       h("b", null, msg("web.review.here", { mark: `${SYMBOL[d.category]} ${msg(`web.review.mark.${d.category}`)}` })), " ",
       ...msgNodes("web.review.here_detail", { label, played: percent(d.win_played),
         best: this.moveNode(game, d.best, d.ply), bestpct: percent(d.win_best) }));
