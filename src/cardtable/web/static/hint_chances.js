@@ -7,7 +7,8 @@ import { msg, percent, valueLabel } from "./messages.js";
 
 const ALTERNATIVES = 2;
 
-/** DOM children to put after the hint's move: " — est. win 62 %; next best: … 54 %, … 50 %".
+/** DOM children to put after the hint's move: " — est. win 62 %; next best: … 54 %, … 50 %"
+ * ("other moves:" when the search rates one of them above the hint's own move).
  * `describe(move)` names a move as the table does. Nothing when there is no estimate. */
 export function hintChances(hint, describe) {
   const estimates = hint.estimates || [];
@@ -20,7 +21,9 @@ export function hintChances(hint, describe) {
   }
   const others = estimates.filter((e) => e.action !== hint.action).sort((a, b) => b.win - a.win).slice(0, ALTERNATIVES);
   if (others.length) {
-    out.push("; ", msg("web.hint.next_best"), " ");
+    // the hint's agent chose the move; the search may rate another higher: then they are "other moves"
+    const better = mine && others[0].win > mine.win;
+    out.push("; ", msg(better ? "web.hint.others" : "web.hint.next_best"), " ");
     others.forEach((e, i) => {
       if (i) out.push(", ");
       out.push(h("span.hint-alt", null, describe(e.move), " ", percent(e.win)));
