@@ -102,8 +102,12 @@ def test_review_with_every_hand_and_the_move_analysis(browser: Any, server: Live
         item = page.locator(f".review-marked-list li[data-step='{worst['ply'] + 1}']")
         text = item.inner_text()
         assert worst["category"] in text and "better:" in text and f"−{half_up(100 * worst['loss'])}%" in text
+        item.scroll_into_view_if_needed()
+        scrolled = page.evaluate("() => window.scrollY")
         item.locator("button").click()
         check_hands(page, server, mid, worst["ply"] + 1)
+        assert page.evaluate("() => document.activeElement.id") == f"marked-{worst['ply'] + 1}"  # kept on redraw
+        assert page.evaluate("() => window.scrollY") == scrolled  # and the page where it was
         assert worst["category"] in page.inner_text(".review-here")
         assert page.locator(f"svg.win-chart line.cursor[data-step='{worst['ply'] + 1}']").count() == 1
         page.evaluate("() => window.scrollTo(0, 0)")

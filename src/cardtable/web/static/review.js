@@ -6,7 +6,7 @@
 // and for the match, and a chart of the estimated win chance).  Stepping — buttons,
 // slider, keys, the move log — is the replay page's (ReviewPage extends ReplayPage).
 
-import { h, clear, api, seatToken, seatParam } from "./util.js";
+import { h, clear, api, seatToken, seatParam, keepingFocus } from "./util.js";
 import { t, gameTitle } from "./i18n.js";
 import { topbar } from "./lobby.js";
 import { chip } from "./cards.js";
@@ -67,7 +67,15 @@ export class ReviewPage extends ReplayPage {
   }
 
   // --- rendering -----------------------------------------------------------------------
+  /** Redraw the page; the control that had the focus (by its id) keeps it, and the
+   * page stays scrolled where it was. */
   render() {
+    const scrolled = window.scrollY;
+    keepingFocus(() => this.draw());
+    if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
+  }
+
+  draw() {
     const root = clear(this.root);
     root.className = "page table-page replay-page review-page";
     if (this.error) {
@@ -210,7 +218,7 @@ export class ReviewPage extends ReplayPage {
     for (const d of marked) {
       const step = d.ply + 1;
       list.append(h("li", { class: `mark-${d.category}${step === this.index ? " is-current" : ""}`, "data-step": step },
-        h("button.link", { type: "button", onclick: () => { this.pause(); this.go(step); } },
+        h(`button.link#marked-${step}`, { type: "button", onclick: () => { this.pause(); this.go(step); } },
           h("b", null, msg("web.review.move_n", { n: step })), " ",
           h("span.mark", null, SYMBOL[d.category], " ", msg(`web.review.mark.${d.category}`)), ": ",
           ...msgNodes("web.review.played", { move: this.moveNode(game, d.played, d.ply) }), "; ",
