@@ -27,6 +27,7 @@ from cardtable.registry import game_names, load_game
 from cardtable.server import lifecycle
 from cardtable.server.account_api import install_account_routes, session_user
 from cardtable.server.review import Analyses, review_message
+from cardtable.server.tutorials import install_tutorial_routes
 from cardtable.server.accounts import Accounts, User
 from cardtable.server import chat
 from cardtable.server.errors import ProtocolError, install_error_handlers
@@ -92,6 +93,7 @@ def create_app(
     _add_seat_routes(app)
     _add_live_play(app, cfg)
     install_account_routes(app)
+    install_tutorial_routes(app)
     return app
 
 

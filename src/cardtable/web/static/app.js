@@ -7,6 +7,7 @@ import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
 import { ReviewPage } from "./review.js";
+import { TutorialPage } from "./tutorial.js";
 import { SignInPage, ProfilePage, LeaderboardPage } from "./account.js";
 import { topbar } from "./lobby.js";
 
@@ -17,7 +18,9 @@ function route() {
   const path = location.pathname.replace(/\/$/, "");
   const m = path.match(/^\/(play|replay|review|u)\/([^/]+)$/);
   if (page && page.stop) page.stop();
-  if (path === "/signin") page = new SignInPage(root, topbar);
+  const learn = path.match(/^\/tutorial(?:\/([^/]+))?$/);
+  if (learn) page = new TutorialPage(root, learn[1] ? decodeURIComponent(learn[1]) : null);
+  else if (path === "/signin") page = new SignInPage(root, topbar);
   else if (path === "/leaderboard") page = new LeaderboardPage(root, topbar);
   else if (m && m[1] === "u") page = new ProfilePage(root, topbar, decodeURIComponent(m[2]));
   else if (!m) page = new LobbyPage(root);

@@ -8,6 +8,7 @@ import {
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
 import { reviewLink } from "./review_link.js";
+import { tutorialLink } from "./tutorial.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -207,7 +208,7 @@ export class LobbyPage {
       h("span.tile-sub", null, lo === hi ? t("n_players", { n: lo }) : t("players_range", { lo, hi })),
       h("span.tile-desc", null, local(g.description.summary))),
       h("a.tile-rules", { href: rulesHref(g.name), "data-game": g.name, title: t("rules_of", { game: gameTitle(g.name) }) },
-        t("rules"))));
+        t("rules")), tutorialLink(g.name)));
     }
     panel.append(tiles);
     panel.append(this.optionsFields());

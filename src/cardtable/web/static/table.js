@@ -32,7 +32,8 @@ export function recentEvents(log, you) {
   return out.slice(-16);
 }
 
-function keyName(ev) {
+/** The name of a pressed key as the boards' `ctx.keys` name it ("1", "S-1", "d"). */
+export function keyName(ev) {
   const m = /^(?:Digit|Numpad)(\d)$/.exec(ev.code || "");
   if (m) return (ev.shiftKey ? "S-" : "") + m[1];
   if (ev.key && ev.key.length === 1) return ev.key.toLowerCase();
