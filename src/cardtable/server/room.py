@@ -844,10 +844,12 @@ class Room:
             job = self.search_job(key, name, secrets.randbits(31))
             text_of = self.state.clone().action_to_string
         try:
-            action = await self.searches.run(job, refusable=True)
+            found = await self.searches.hint(job)
         except PoolBusy as err:
             raise ProtocolError("busy", str(err), status=503) from None
-        return {"type": "hint", "seq": seq, "action": action, "move": text_of(action), "agent": name}
+        action = int(found["action"])
+        return {"type": "hint", "seq": seq, "action": action, "move": text_of(action), "agent": name,
+                "value_label": found["value_label"], "estimates": found["estimates"]}
 
     def replay_steps(self, key: Key) -> list[dict[str, JSON]]:
         """The match as ``key`` saw it: the first view, then every move with the view after it."""

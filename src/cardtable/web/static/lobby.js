@@ -7,6 +7,7 @@ import {
 } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
+import { reviewLink } from "./review_link.js";
 import { tutorialLink } from "./tutorial.js";
 
 export function topbar(extra = []) {
@@ -353,6 +354,7 @@ export class LobbyPage {
         info ? h("span.match-standing.small", null, this.standing(info)) : null,
         h("span.match-status", null, status),
         finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
+        finished ? reviewLink(null, m.id, m.seat, { small: true }) : null,
         h("button.link", {
           type: "button", title: t("forget_help"),
           onclick: () => { forgetMatch(m.id, m.seat); this.render(); },
