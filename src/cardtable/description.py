@@ -64,6 +64,9 @@ class OptionInfo:
     """Command-line names besides ``--name-with-dashes`` (``"-p"``, ``"--longer"``)."""
     form_default: Any = None
     """The value a new-match form starts at, when not ``default`` (``None``: ``default``)."""
+    group: str | None = None
+    """``"custom"`` for a designer's knob (a number of the published rules, changeable): a
+    form keeps these in a collapsed "Custom rules" section; ``None``: an ordinary option."""
 
     @property
     def flag(self) -> str:
@@ -114,6 +117,7 @@ class OptionInfo:
                 {"value": v, "label": self.choice_labels.get(v, Text(str(v), str(v))).as_json()} for v in values],
             "rule": self.rule,
             "flag": self.flag,
+            "group": self.group,
         }
 
 
@@ -162,6 +166,17 @@ class GameInfo:
     def defaults(self) -> dict[str, Any]:
         """Every option at its default (what ``config()`` holds)."""
         return {option.name: option.default for option in self.options}
+
+    def custom_rules(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The designer's knobs (``group="custom"``) of ``options`` that differ from the
+        published rules (what an invitation shows as "custom rules").
+
+        >>> from cardtable.registry import game_info
+        >>> game_info("lost-cities").custom_rules({"colors": 6, "cost": 10, "bonus": 20})
+        {'cost': 10}
+        """
+        return {o.name: options[o.name] for o in self.options
+                if o.group == "custom" and o.name in options and options[o.name] != o.default}
 
     def num_players(self, config: Any) -> int:
         return int(getattr(config, self.players_option)) if self.players_option else self.min_players

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardtable.games.lost_cities import LostCities
+from cardtable.games.lost_cities import LostCities, score_table
 from cardtable.protocol import Game
 
 if TYPE_CHECKING:
@@ -59,6 +59,17 @@ class PlayOuts:
         return np.where(diff > 0, 0, np.where(diff < 0, 1, -1))
 
 
+def refusal(game: Game) -> str | None:
+    """Why no kernel plays ``game`` as configured, or ``None`` when one does."""
+    if not isinstance(game, LostCities):
+        return f"no compiled kernel for {game.name} yet (kernels: lost-cities)"
+    if game.score_table != score_table():
+        custom = ", ".join(f"{k}={v}" for k, v in game.info.custom_rules(game.config_dict()).items())
+        return (f"the compiled Lost Cities kernel scores by the published LC-6 numbers (cost 20, bonus 20 "
+                f"from 8 cards), not {custom}")
+    return None
+
+
 def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
     """``n`` whole matches of ``game`` (its options as configured) dealt from ``seed``,
@@ -73,8 +84,10 @@ def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
             raise ValueError(f"unknown kernel policy {p!r}; choose from: {', '.join(POLICIES)}")
     if n < 0:
         raise ValueError(f"the number of matches must be at least 0, not {n}")
-    if isinstance(game, LostCities):
-        from cardtable.kernels import lost_cities
+    why = refusal(game)
+    if why is not None:
+        raise ValueError(why)
+    from cardtable.kernels import lost_cities
 
-        return lost_cities.play_many(game, policies, n, seed, styles=styles)
-    raise ValueError(f"no compiled kernel for {game.name} yet (kernels: lost-cities)")
+    assert isinstance(game, LostCities)
+    return lost_cities.play_many(game, policies, n, seed, styles=styles)
