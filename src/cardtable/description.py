@@ -43,7 +43,8 @@ class OptionInfo:
 
     ``type`` and ``default`` come from the config dataclass (see :func:`describe`).
     Integers are allowed by ``choices`` or by the range ``minimum`` … ``maximum``
-    (``None``: open); ``offered`` is what a form lists (else the whole range, when it is closed).
+    (``None``: open); ``offered`` is what a form lists (else the whole range, when it is closed,
+    except for a designer's knob, which a form asks for as a number).
     """
 
     name: str
@@ -101,8 +102,8 @@ class OptionInfo:
 
     def as_json(self) -> dict[str, JSON]:
         values = self.choices if self.choices is not None else self.offered or (
-            tuple(range(self.minimum, self.maximum + 1)) if self.minimum is not None and self.maximum is not None
-            else None)
+            tuple(range(self.minimum, self.maximum + 1))
+            if self.minimum is not None and self.maximum is not None and self.group != "custom" else None)
         return {
             "name": self.name,
             "type": self.type.__name__,

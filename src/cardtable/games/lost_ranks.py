@@ -82,6 +82,7 @@ A short session::
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -622,11 +623,11 @@ class LostRanks(Game):
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False,
                  target: int = TARGET, round_cap: int = ROUND_CAP, two_player_rounds: int = TWO_PLAYER_ROUNDS,
                  jack_points: int = JACK_POINTS, spy_points: int = SPY_POINTS, force_bonus: int = FORCE_BONUS) -> None:
-        options = {"players": players, "force_strength": force_strength, "longer_game": longer_game,
-                   "target": target, "round_cap": round_cap, "two_player_rounds": two_player_rounds,
-                   "jack_points": jack_points, "spy_points": spy_points, "force_bonus": force_bonus}
-        INFO.check(options)
-        self.config = LostRanksConfig(**options)
+        self.config = LostRanksConfig(
+            players=players, force_strength=force_strength, longer_game=longer_game, target=target,
+            round_cap=round_cap, two_player_rounds=two_player_rounds, jack_points=jack_points,
+            spy_points=spy_points, force_bonus=force_bonus)
+        INFO.check(dataclasses.asdict(self.config))
         why = _config_refusal(self.config)
         if why is not None:
             raise ValueError(why)

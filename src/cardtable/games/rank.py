@@ -742,7 +742,7 @@ class Rank(Game):
         if hand_size * players + 1 > self.deck_size:
             raise ValueError(
                 f"hand_size {hand_size} with {players} players deals {hand_size * players} cards and turns one up: "
-                f"more than the {self.deck_size} cards of {self.packs} pack(s) (RG-1, RG-2); "
+                f"more than the {self.deck_size} cards of {'one pack' if self.packs == 1 else 'two packs'} (RG-1, RG-2); "
                 f"at most {(self.deck_size - 1) // players}")
         self.hand_size = hand_size
         """Cards dealt to each player (RG-2)."""

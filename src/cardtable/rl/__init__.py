@@ -34,7 +34,10 @@ from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layou
 
 def _values(option: OptionInfo) -> list[Any]:
     """The values of an option worth covering, its default first (a range that is open,
-    or wide enough to list ``offered`` values in forms: its minimum)."""
+    or wide enough to list ``offered`` values in forms: its minimum; a designer's knob: its
+    published value only)."""
+    if option.group == "custom":
+        return [option.default]
     if option.type is bool:
         values: Sequence[Any] = (False, True)
     elif option.choices is not None:
