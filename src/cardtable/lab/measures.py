@@ -17,16 +17,18 @@ Two sources, one row per match:
   lost-cities   ``rounds``; ``first_player`` (who started round 1); ``margin`` (score difference); ``eight_card_bonuses``
                 (expeditions of 8+ cards, LC-6); ``wagers_played`` (the LC-5
                 stalling safeguard shows once its typed event lands)
-  lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
+  lost-ranks    ``rounds``; ``first_dealer`` (the seat that dealt round 1, LR-19);
+                ``margin`` (army score difference); ``tiebreak_rounds``;
                 ``draw`` (1 if drawn); ``red_army_won``, ``black_army_won`` (sides);
                 ``no_winner_tricks`` (tricks nobody won, LR-11)
-  rank          ``pull_backs_won`` (the next player could play: the one who played
+  rank          ``first_dealer`` (the dealer, RG-2); ``pull_backs_won`` (the next player could play: the one who played
                 out draws back in, RG-6), ``pull_backs_failed`` (it could not: that
                 player is out), ``anti_rank_declarations`` (RG-8); who is left in
                 Rank is the headline outcome
   ============  =====================================================================
 
-:data:`HEADLINE` names each game's headline outcome: Lost Cities and Lost Ranks are
+``first_player`` and ``first_dealer`` name a seat, so the report can test its advantage
+(:data:`SEAT_MEASURES`).  :data:`HEADLINE` names each game's headline outcome: Lost Cities and Lost Ranks are
 won; in Ранг nobody wins — one player is *left in Rank* (a loss) and the rest escape.
 """
 
@@ -75,7 +77,10 @@ def _lost_ranks(state: State) -> Measures:
     result = state.result()
     armies = list(result["army_scores"].values())
     winner = None if result["draw"] else result["winner"]
+    # LR-19: the deal passes one seat clockwise a round; the final view shows the last dealer.
+    first_dealer = (state.public_view()["dealer"] - (result["rounds"] - 1)) % state.game.num_players
     return {
+        "first_dealer": float(first_dealer),
         "red_army_won": float(winner == "red"),
         "black_army_won": float(winner == "black"),
         "rounds": float(result["rounds"]),
@@ -85,10 +90,22 @@ def _lost_ranks(state: State) -> Measures:
     }
 
 
+def _rank(state: State) -> Measures:
+    return {"first_dealer": float(state.public_view()["dealer"])}
+
+
 GAME_MEASURES: dict[str, Callable[[State], Measures]] = {
     "lost-cities": _lost_cities,
     "lost-ranks": _lost_ranks,
+    "rank": _rank,
 }
+
+SEAT_MEASURES: dict[str, str] = {
+    "first_player": "first player",
+    "first_dealer": "first dealer",
+}
+"""Measures that name a seat: the report tests whether that seat's side does better than
+the fair share (the first player's and the dealer's advantage)."""
 
 def _rank_events(details: Sequence[Any]) -> Measures:
     return {
