@@ -262,7 +262,8 @@ export class LobbyPage {
       ? h("select", { ...described, onchange: (e) => changed(Number(e.target.value)) },
         option.values.map((v) => h("option", { value: v.value, selected: cfg[key] === v.value ? true : null }, local(v.label))))
       : h("input", { ...described, type: "number", min: option.minimum ?? undefined, max: option.maximum ?? undefined, value: cfg[key],
-        onchange: (e) => changed(Number(e.target.value)) });
+        // only the number of players reshapes the form: redrawing for another number would drop the field's focus
+        onchange: (e) => (key === g.description.players_option ? changed(Number(e.target.value)) : (cfg[key] = Number(e.target.value))) });
     return h("label.field", null, h("span", null, local(option.label)), control);
   }
 
