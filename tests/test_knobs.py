@@ -15,7 +15,8 @@ import pytest
 
 from cardtable import records
 from cardtable.games.lost_cities import LostCities, score_cards, score_table
-from cardtable.games.lost_ranks import LostRanks
+from cardtable.cards import FRENCH_NAMES
+from cardtable.games.lost_ranks import LostRanks, make_deck
 from cardtable.games.rank import Rank
 from cardtable.protocol import Event, Game, State
 from cardtable.registry import game_info, game_names, load_game
@@ -191,6 +192,32 @@ def test_lr18_two_player_rounds() -> None:
         assert result["rounds"] == 1 + result["tiebreak_rounds"]
 
 
+def test_lr4_phantom_size() -> None:
+    """LR-4 with phantom decks of 13: each real hand gets the other 13 of its 26 cards, and
+    a round is still 26 tricks (LR-13); an explicit deck follows the same split."""
+    game = LostRanks(players=2, phantom_size=13)
+    view = game.new_state(seed=7).view(0)
+    assert view["hand_sizes"] == [13, 13] and view["phantom_sizes"] == [13, 13]
+    assert LostRanks(players=2).new_state(seed=7).view(0)["phantom_sizes"] == [9, 9]
+    cards = [c for c in range(53) if c != 18]  # 18 is 7♦, the Trump Card
+    hands, phantoms = [cards[0:13], cards[13:26]], [cards[26:39], cards[39:52]]
+    deck = make_deck(hands, 18, dealer=LostRanks.draw_setup(0)[0] % 2, phantoms=phantoms)
+    state = game.new_state(seed=0, decks=[deck])
+    assert sorted(state.view(0)["hand"]) == sorted(FRENCH_NAMES[c] for c in hands[0])
+    assert state.view(1)["phantoms"][1] == [FRENCH_NAMES[c] for c in phantoms[1]]
+    tricks = [d for _, e in _random_match(game, 2) for d in e.details if d.kind in ("trick_won", "no_winner_trick")]
+    assert len(tricks) % 26 == 0
+
+
+def test_lr4_phantom_size_in_the_tensors() -> None:
+    rl = pytest.importorskip("cardtable.rl")
+    encoder = rl.encoder_for(LostRanks(players=2, phantom_size=13))
+    assert encoder.observation_layout.segment("phantom_mine").shape == (13, 53)
+    assert rl.encoder_for(LostRanks(players=2)).observation_layout.segment("phantom_mine").shape == (9, 53)
+    state = LostRanks(players=2, phantom_size=13).new_state(seed=1)
+    assert encoder.observation(state.view(0)).shape == encoder.observation_shape
+
+
 # ------------------------------------------------------------------- Ранг
 
 
@@ -221,7 +248,7 @@ CONFORMANCE = [
     ("lost-cities", {"cost": 5, "bonus_length": 5, "bonus": 45, "rounds": 1}),
     ("lost-ranks", {"target": 4, "round_cap": 3, "jack_points": 3, "spy_points": 1,
                     "force_strength": True, "force_bonus": 2}),
-    ("lost-ranks", {"players": 2, "two_player_rounds": 2, "jack_points": 1, "spy_points": 4}),
+    ("lost-ranks", {"players": 2, "two_player_rounds": 2, "jack_points": 1, "spy_points": 4, "phantom_size": 13}),
     ("rank", {"players": 4, "hand_size": 8, "pull_back_draws": 3}),
 ]
 

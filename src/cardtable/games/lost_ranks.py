@@ -29,6 +29,8 @@ Explicit decks (dealing order)
     Trump Card.  2 players: cards ``0..33`` alternate into the real hands, card ``i`` to
     seat ``(d + 1 + i) % 2``; cards ``34..42`` are the phantom deck of seat ``(d + 1) % 2``
     and ``43..51`` that of the dealer, each top card first; card 52 is the Trump Card.
+    (With the ``phantom_size`` knob ``p``: the real hands are cards ``0..51-2p``, then the
+    two phantom decks of ``p`` cards.)
     :func:`make_deck` builds such a deck from hands.  A deck whose Trump Card is a Lost
     Soldier is refused (LR-4); a shuffled round is reshuffled with the same
     ``round_rng`` until its Trump Card is not one.
@@ -447,13 +449,14 @@ def make_deck(
     """The explicit deck (dealing order) that gives ``hands[seat]`` to each seat.
 
     4 players: ``hands`` are four 13-card hands.  2 players: two 17-card real hands and
-    ``phantoms[seat]`` the 9-card phantom decks, top card first.  ``dealer`` is the
-    round's dealer (for the first round, :meth:`LostRanks.draw_setup`).
+    ``phantoms[seat]`` the 9-card phantom decks, top card first (other sizes with the
+    ``phantom_size`` knob).  ``dealer`` is the round's dealer (for the first round,
+    :meth:`LostRanks.draw_setup`).
     """
     n = len(hands)
     lists = [sorted(h) for h in hands]
     deck: list[int] = []
-    per = 13 if n == 4 else 17
+    per = len(lists[0])
     for i in range(per * n):
         deck.append(lists[(dealer + 1 + i) % n][i // n])
     if n == 2:
@@ -475,6 +478,8 @@ SPY_POINTS: Final = 2
 """LR-15: points of a rescued active Jack and of the Spy."""
 FORCE_BONUS: Final = 1
 """LR-16: the Force Strength point."""
+PHANTOM_SIZE: Final = 9
+"""LR-4: cards in each phantom deck with 2 players (the real hand holds the other 17 of 26)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -499,6 +504,9 @@ class LostRanksConfig:
     """A designer's knob: the Spy, to whoever captures it (LR-15: 2)."""
     force_bonus: int = FORCE_BONUS
     """A designer's knob: the Force Strength point (LR-16: 1)."""
+    phantom_size: int = PHANTOM_SIZE
+    """A designer's knob: 2 players, the cards of each phantom deck; the real hand gets the
+    rest of each player's 26 (LR-4: 9 and 17)."""
 
 
 def _config_refusal(config: LostRanksConfig) -> str | None:
@@ -507,6 +515,7 @@ def _config_refusal(config: LostRanksConfig) -> str | None:
     knobs = (("target", TARGET, four, "applies to 4 players only (LR-17)"),
              ("round_cap", ROUND_CAP, four, "applies to 4 players only (LR-17)"),
              ("two_player_rounds", TWO_PLAYER_ROUNDS, not four, "applies to 2 players only (LR-18)"),
+             ("phantom_size", PHANTOM_SIZE, not four, "applies to 2 players only (LR-4, LR-12)"),
              ("force_bonus", FORCE_BONUS, config.force_strength, "counts only with force_strength on (LR-16)"))
     for name, default, applies, why in knobs:
         if getattr(config, name) != default and not applies:
@@ -599,6 +608,14 @@ INFO: Final = describe(
             help=Text("Points for the Spy, to whichever army captures it; the published rules say 2 (LR-15).",
                       "Очки за шпиона — армии, которая его взяла; по правилам 2 (LR-15)."),
         ),
+        "phantom_size": dict(
+            minimum=1, maximum=25, rule="LR-4", group="custom",
+            label=Text("Phantom deck", "Фантомная колода"),
+            help=Text("2 players: the cards of each phantom deck; the real hand gets the rest of the 26 "
+                      "(a round stays 26 tricks, LR-13); the published rules say 9 (LR-4).",
+                      "2 игрока: карт в каждой фантомной колоде; на руку идут остальные из 26 "
+                      "(в раунде по-прежнему 26 взяток, LR-13); по правилам 9 (LR-4)."),
+        ),
         "force_bonus": dict(
             minimum=0, maximum=20, rule="LR-16", group="custom",
             label=Text("Force Strength bonus", "Бонус силы войска"),
@@ -622,11 +639,12 @@ class LostRanks(Game):
 
     def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False,
                  target: int = TARGET, round_cap: int = ROUND_CAP, two_player_rounds: int = TWO_PLAYER_ROUNDS,
-                 jack_points: int = JACK_POINTS, spy_points: int = SPY_POINTS, force_bonus: int = FORCE_BONUS) -> None:
+                 jack_points: int = JACK_POINTS, spy_points: int = SPY_POINTS, force_bonus: int = FORCE_BONUS,
+                 phantom_size: int = PHANTOM_SIZE) -> None:
         self.config = LostRanksConfig(
             players=players, force_strength=force_strength, longer_game=longer_game, target=target,
             round_cap=round_cap, two_player_rounds=two_player_rounds, jack_points=jack_points,
-            spy_points=spy_points, force_bonus=force_bonus)
+            spy_points=spy_points, force_bonus=force_bonus, phantom_size=phantom_size)
         INFO.check(dataclasses.asdict(self.config))
         why = _config_refusal(self.config)
         if why is not None:
@@ -639,6 +657,10 @@ class LostRanks(Game):
         """Points of a rescued active Jack and of the Spy (LR-15)."""
         self.force_bonus = force_bonus if force_strength else 0
         """The Force Strength point (LR-16); 0 with the option off."""
+        self.phantom_size = 0 if players == 4 else phantom_size
+        """Cards in each phantom deck (LR-4; 0 with 4 players)."""
+        self.hand_size = 13 if players == 4 else 26 - phantom_size
+        """Cards dealt to each real hand (LR-4)."""
         self.max_rounds: int | None = _max_rounds(self.config)
         """4 players: the round cap (7, none in a longer game); 2 players: the fixed rounds."""
         self.tricks_per_round = 13 if players == 4 else 26
@@ -873,13 +895,14 @@ class LostRanksState(State):
             self._phantoms: list[tuple[int, ...]] = [(), (), (), ()]
             self._down = [0, 0, 0, 0]
         else:
+            size, dealt = self.game.phantom_size, 2 * self.game.hand_size
             for k in range(2):
-                hands[(dealer + 1 + k) % 2] = sum(itemgetter(*deck[k:34:2])(_BITS))
+                hands[(dealer + 1 + k) % 2] = sum(_BITS[c] for c in deck[k:dealt:2])
             ph: list[tuple[int, ...]] = [(), ()]
-            ph[(dealer + 1) % 2] = tuple(deck[34:43])
-            ph[dealer] = tuple(deck[43:52])
+            ph[(dealer + 1) % 2] = tuple(deck[dealt:dealt + size])
+            ph[dealer] = tuple(deck[dealt + size:52])
             self._phantoms = ph
-            self._down = [9, 9]
+            self._down = [size, size]
         self._hands = hands
         trump = deck[52]
         self._trump = trump
@@ -904,7 +927,7 @@ class LostRanksState(State):
         self._forced = -1
         self._not_in = 0
         leader = (dealer + 1) % n
-        dealt = 52 if n == 4 else 34
+        dealt = n * self.game.hand_size
         for ace in (ACE_HEARTS, ACE_DIAMONDS):
             at = deck.index(ace)
             if at < dealt:
