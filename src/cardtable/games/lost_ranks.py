@@ -502,11 +502,11 @@ class LostRanksConfig:
     """A designer's knob: an active Jack rescued by its own army (LR-15: 2)."""
     spy_points: int = SPY_POINTS
     """A designer's knob: the Spy, to whoever captures it (LR-15: 2)."""
-    force_bonus: int = FORCE_BONUS
-    """A designer's knob: the Force Strength point (LR-16: 1)."""
     phantom_size: int = PHANTOM_SIZE
     """A designer's knob: 2 players, the cards of each phantom deck; the real hand gets the
     rest of each player's 26 (LR-4: 9 and 17)."""
+    force_bonus: int = FORCE_BONUS
+    """A designer's knob: the Force Strength point (LR-16: 1)."""
 
 
 def _config_refusal(config: LostRanksConfig) -> str | None:
