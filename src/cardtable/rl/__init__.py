@@ -58,7 +58,8 @@ def _variants(info: GameInfo) -> list[dict[str, Any]]:
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
     (name, options) for name in game_names() for options in _variants(game_info(name)))
 """Every game with each combination of its options' values (an open range: its default
-and its minimum), from the descriptions (for tests and docs)."""
+and its minimum; a designer's knob: its published value), from the descriptions (for
+tests and docs)."""
 
 
 def encoder_for(game: Game | str, **options: Any) -> Encoder:
