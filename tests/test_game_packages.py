@@ -13,6 +13,7 @@ JS files that still name games are :data:`KNOWN_JS` — that list may only shrin
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -246,3 +247,21 @@ def test_the_terminal_says_a_rank_verdict_from_the_games_renderer(seat_result: s
     match._final()
     expected = "You stay in Rank — you lose." if seat_result == "loses" else "You are out of Rank"
     assert expected in out.getvalue()
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_package_re_exports_every_public_name_of_its_engine(game: str) -> None:
+    """``from cardtable.games.<g> import X`` works for every public top-level name of the
+    engine, so a name an engine gains is not only reachable through ``.rules``."""
+    package = GAMES[game][0]
+    tree = ast.parse((SRC / "games" / package / "rules.py").read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    exported = set(importlib.import_module(f"cardtable.games.{package}").__all__)
+    assert {n for n in names if not n.startswith("_")} - exported == set()

@@ -60,6 +60,9 @@ def check_kernel(game: Game, agents: Sequence[str]) -> None:
 
     if not kernels.available():
         raise ValueError("engine 'kernel' needs numba and numpy: pip install 'cardtable[fast]'")
+    why = kernels.refusal(game)
+    if why is not None:
+        raise ValueError(f"engine 'kernel': {why}; use engine 'python'")
     for spec in agents:
         kernel_seat(spec)
 

@@ -13,6 +13,8 @@ Two sources, one row per match:
   defines ``final_measures(state)`` and/or ``event_measures(details)``, and may name
   sides that are not seats (``SIDES``, :func:`sides_of`) and its headline outcome
   (``HEADLINE``, :func:`headline_of`; by default who wins).
+  ``first_player`` and ``first_dealer`` name a seat, so the report can test its advantage
+  (:data:`SEAT_MEASURES`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,14 @@ def count_event_kinds(events: Iterable[Any]) -> Counter[str]:
     [('no_winner_trick', 2)]
     """
     return Counter(str(d.kind) for event in events for d in getattr(event, "details", ()))
+
+
+SEAT_MEASURES: dict[str, str] = {
+    "first_player": "first player",
+    "first_dealer": "first dealer",
+}
+"""Measures that name a seat: the report tests whether that seat's side does better than
+the fair share (the first player's and the dealer's advantage)."""
 
 
 def measures_of(state: State, events: Iterable[Event] = ()) -> Measures:

@@ -33,7 +33,10 @@ from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layou
 
 def _values(option: OptionInfo) -> list[Any]:
     """The values of an option worth covering, its default first (a range that is open,
-    or wide enough to list ``offered`` values in forms: its minimum)."""
+    or wide enough to list ``offered`` values in forms: its minimum; a designer's knob: its
+    published value only)."""
+    if option.group == "custom":
+        return [option.default]
     if option.type is bool:
         values: Sequence[Any] = (False, True)
     elif option.choices is not None:
@@ -54,7 +57,8 @@ def _variants(info: GameInfo) -> list[dict[str, Any]]:
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
     (name, options) for name in game_names() for options in _variants(game_info(name)))
 """Every game with each combination of its options' values (an open range: its default
-and its minimum), from the descriptions (for tests and docs)."""
+and its minimum; a designer's knob: its published value), from the descriptions (for
+tests and docs)."""
 
 
 def encoder_for(game: Game | str, **options: Any) -> Encoder:

@@ -10,6 +10,10 @@ per-game measures), ``pictures`` (the rule texts' card notation), ``kernel`` (th
 from __future__ import annotations
 
 from cardtable.games.lost_cities.rules import (
+    BONUS,
+    BONUS_LENGTH,
+    COST,
+    score_table,
     card_set,
     card_set_size,
     CardDrawn,
@@ -32,6 +36,7 @@ from cardtable.games.lost_cities.rules import (
 )
 
 __all__ = [
+    "BONUS", "BONUS_LENGTH", "COST", "score_table",
     "card_set", "card_set_size", "CardDrawn", "CardPlayed", "DRAW", "expedition_score", "first_starter",
     "HAND_SIZE", "INFO", "LostCities", "LostCitiesConfig", "LostCitiesState", "MatchEnded",
     "PLAY", "REFUSALS", "RoundEnded", "RoundStarted", "score_cards", "STALL_LIMIT",

@@ -30,7 +30,9 @@ import numpy.typing as npt
 from cardtable.games.lost_cities import decisions
 from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
+from cardtable.games.lost_cities.rules import score_table
 from cardtable.kernels import PlayOuts
+from cardtable.protocol import Game
 from cardtable.kernels.jit import compile_shared, njit
 
 Vector = npt.NDArray[np.int64]
@@ -341,6 +343,17 @@ def _seat_setup(policies: Sequence[str], styles: Sequence[str]) -> tuple[Vector,
 def _results(n: int, rounds: int) -> tuple[Vector, Vector, Vector, Vector]:
     return (np.zeros((n, 2), np.int64), np.zeros((n, rounds, 2), np.int64), np.zeros(n, np.int64),
             np.zeros((n, 2, len(EVENTS)), np.int64))
+
+
+def refusal(game: Game) -> str | None:
+    """Why this kernel does not play ``game`` as configured (it compiles the published LC-6
+    scoring only), or ``None``."""
+    assert isinstance(game, LostCities)
+    if game.score_table == score_table():
+        return None
+    custom = ", ".join(f"{k}={v}" for k, v in game.info.custom_rules(game.config_dict()).items())
+    return (f"the compiled Lost Cities kernel scores by the published LC-6 numbers (cost 20, bonus 20 "
+            f"from 8 cards), not {custom}")
 
 
 def play_many(game: LostCities, policies: Sequence[str], n: int, seed: int, *,

@@ -1,6 +1,6 @@
 """What a Lost Ranks match did, for the lab (:func:`cardtable.lab.measures.measures_of`).
 
-Per match: ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``; ``draw``
+Per match: ``rounds``; ``first_dealer`` (the seat that dealt round 1, LR-19); ``margin`` (army score difference); ``tiebreak_rounds``; ``draw``
 (1 if drawn); ``red_army_won``, ``black_army_won`` (:data:`SIDES`); ``no_winner_tricks``
 (tricks nobody won, LR-11).
 """
@@ -22,7 +22,10 @@ def final_measures(state: State) -> dict[str, float]:
     result = state.result()
     armies = list(result["army_scores"].values())
     winner = None if result["draw"] else result["winner"]
+    # LR-19: the deal passes one seat clockwise a round; the final view shows the last dealer.
+    first_dealer = (state.public_view()["dealer"] - (result["rounds"] - 1)) % state.game.num_players
     return {
+        "first_dealer": float(first_dealer),
         "red_army_won": float(winner == "red"),
         "black_army_won": float(winner == "black"),
         "rounds": float(result["rounds"]),

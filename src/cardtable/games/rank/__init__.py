@@ -10,6 +10,7 @@ per-game measures), ``pictures`` (the rule texts' card notation).
 from __future__ import annotations
 
 from cardtable.games.rank.rules import (
+    PULL_BACK_DRAWS,
     ACTION_NAMES,
     ALL_KINDS,
     AntiRankDeclared,
@@ -38,6 +39,7 @@ from cardtable.games.rank.rules import (
 )
 
 __all__ = [
+    "PULL_BACK_DRAWS",
     "ACTION_NAMES", "ALL_KINDS", "AntiRankDeclared", "AntiRankOver", "CardDrawn", "CardPlayed",
     "constrained_deal", "constraints_of_view", "DRAW", "HAND_SIZE", "HandConstraints", "INFO",
     "MatchEnded", "NUM_ACTIONS", "NUM_KINDS", "pack_counts", "PASS", "Passed", "playable",

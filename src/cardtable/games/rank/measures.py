@@ -1,6 +1,6 @@
 """What a Ранг match did, for the lab (:func:`cardtable.lab.measures.measures_of`).
 
-Per match: ``pull_backs_won`` (the next player could play: the one who played out draws
+Per match: ``first_dealer`` (the dealer, RG-2); ``pull_backs_won`` (the next player could play: the one who played out draws
 back in, RG-6), ``pull_backs_failed`` (it could not: that player is out),
 ``anti_rank_declarations`` (RG-8).  Who is left in Rank is the headline outcome
 (:data:`HEADLINE`): in Ранг nobody wins — one player is *left in Rank* (a loss) and the
@@ -12,8 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from cardtable.protocol import State
+
 HEADLINE: Final = ("loss", "is left in Rank")
 """Which outcome the headline rate counts, and how to say it."""
+
+
+def final_measures(state: State) -> dict[str, float]:
+    """The measures read from a finished match's final state."""
+    return {"first_dealer": float(state.public_view()["dealer"])}
 
 
 def event_measures(details: Sequence[Any]) -> dict[str, float]:
