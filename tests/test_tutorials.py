@@ -137,4 +137,7 @@ def test_the_scripts_ship_in_the_wheel() -> None:
     pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
     patterns = pyproject["tool"]["setuptools"]["package-data"]["cardtable"]
     for game in GAMES:
-        assert any(fnmatch.fnmatch(f"tutorials/{game}.json", p) for p in patterns), game
+        shipped = script_file(game)
+        assert shipped.is_file(), game
+        package = Path(str(shipped)).parent.name
+        assert any(fnmatch.fnmatch(f"games/{package}/tutorial.json", p) for p in patterns), game

@@ -43,7 +43,8 @@ class OptionInfo:
 
     ``type`` and ``default`` come from the config dataclass (see :func:`describe`).
     Integers are allowed by ``choices`` or by the range ``minimum`` … ``maximum``
-    (``None``: open); ``offered`` is what a form lists (else the whole range, when it is closed).
+    (``None``: open); ``offered`` is what a form lists (else the whole range, when it is closed,
+    except for a designer's knob, which a form asks for as a number).
     """
 
     name: str
@@ -64,6 +65,9 @@ class OptionInfo:
     """Command-line names besides ``--name-with-dashes`` (``"-p"``, ``"--longer"``)."""
     form_default: Any = None
     """The value a new-match form starts at, when not ``default`` (``None``: ``default``)."""
+    group: str | None = None
+    """``"custom"`` for a designer's knob (a number of the published rules, changeable): a
+    form keeps these in a collapsed "Custom rules" section; ``None``: an ordinary option."""
 
     @property
     def flag(self) -> str:
@@ -98,8 +102,8 @@ class OptionInfo:
 
     def as_json(self) -> dict[str, JSON]:
         values = self.choices if self.choices is not None else self.offered or (
-            tuple(range(self.minimum, self.maximum + 1)) if self.minimum is not None and self.maximum is not None
-            else None)
+            tuple(range(self.minimum, self.maximum + 1))
+            if self.minimum is not None and self.maximum is not None and self.group != "custom" else None)
         return {
             "name": self.name,
             "type": self.type.__name__,
@@ -114,6 +118,7 @@ class OptionInfo:
                 {"value": v, "label": self.choice_labels.get(v, Text(str(v), str(v))).as_json()} for v in values],
             "rule": self.rule,
             "flag": self.flag,
+            "group": self.group,
         }
 
 
@@ -162,6 +167,17 @@ class GameInfo:
     def defaults(self) -> dict[str, Any]:
         """Every option at its default (what ``config()`` holds)."""
         return {option.name: option.default for option in self.options}
+
+    def custom_rules(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The designer's knobs (``group="custom"``) of ``options`` that differ from the
+        published rules (what an invitation shows as "custom rules").
+
+        >>> from cardtable.registry import game_info
+        >>> game_info("lost-cities").custom_rules({"colors": 6, "cost": 10, "bonus": 20})
+        {'cost': 10}
+        """
+        return {o.name: options[o.name] for o in self.options
+                if o.group == "custom" and o.name in options and options[o.name] != o.default}
 
     def num_players(self, config: Any) -> int:
         return int(getattr(config, self.players_option)) if self.players_option else self.min_players

@@ -233,8 +233,11 @@ class Game(ABC):
     """Size of the fixed action space."""
 
     def config_dict(self) -> dict[str, JSON]:
-        """The options as plain data (what a record stores)."""
-        return dataclasses.asdict(self.config)
+        """The options as plain data (what a record stores).  A designer's knob
+        (``group="custom"``) is left out at its published value, so the records of
+        the published game stay as they were."""
+        custom = {o.name: o.default for o in self.info.options if o.group == "custom"}
+        return {k: v for k, v in dataclasses.asdict(self.config).items() if k not in custom or v != custom[k]}
 
     def teams(self) -> list[list[int]]:
         """Seats that share one result (partnerships); every seat alone by default.

@@ -137,7 +137,7 @@ class TerminalTutorial:
 
 
 def tutorial_command(
-    game: str = typer.Argument(..., help="The game: lost-cities, lost-ranks or rank."),
+    game: str = typer.Argument(..., help=f"The game: {', '.join(tutorial_games())}."),
     lang: str = typer.Option("en", "--lang", metavar="LANG", help="Language: en or ru."),
 ) -> None:
     """Learn a game step by step, then play the easy AI.

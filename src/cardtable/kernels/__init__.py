@@ -10,7 +10,9 @@ the same moves, and its compiled heuristic choosing what the Python heuristic ch
     >>> isinstance(available(), bool)
     True
 
-Kernels so far: Lost Cities (:mod:`cardtable.kernels.lost_cities`).
+A game's kernel is its ``kernel`` part (:func:`cardtable.registry.kernel_for`), a module
+with ``play_many(game, policies, n, seed, styles=...)``; the games that have one:
+:func:`cardtable.registry.games_with` ``("kernel")``.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardtable.games.lost_cities import LostCities
 from cardtable.protocol import Game
+from cardtable.registry import games_with, kernel_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,6 +61,17 @@ class PlayOuts:
         return np.where(diff > 0, 0, np.where(diff < 0, 1, -1))
 
 
+def refusal(game: Game) -> str | None:
+    """Why no kernel plays ``game`` as configured, or ``None`` when one does (a game's
+    kernel module may refuse options it does not compile: its own ``refusal(game)``)."""
+    kernel = kernel_for(game.name)
+    if kernel is None:
+        return f"no compiled kernel for {game.name} yet (kernels: {', '.join(games_with('kernel'))})"
+    own = getattr(kernel, "refusal", None)
+    why: str | None = own(game) if own is not None else None
+    return why
+
+
 def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
     """``n`` whole matches of ``game`` (its options as configured) dealt from ``seed``,
@@ -73,8 +86,10 @@ def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
             raise ValueError(f"unknown kernel policy {p!r}; choose from: {', '.join(POLICIES)}")
     if n < 0:
         raise ValueError(f"the number of matches must be at least 0, not {n}")
-    if isinstance(game, LostCities):
-        from cardtable.kernels import lost_cities
-
-        return lost_cities.play_many(game, policies, n, seed, styles=styles)
-    raise ValueError(f"no compiled kernel for {game.name} yet (kernels: lost-cities)")
+    why = refusal(game)
+    if why is not None:
+        raise ValueError(why)
+    kernel = kernel_for(game.name)
+    assert kernel is not None
+    played: PlayOuts = kernel.play_many(game, policies, n, seed, styles=styles)
+    return played

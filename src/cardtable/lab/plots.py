@@ -41,7 +41,7 @@ def fairness(report: Report) -> Figure:
     labels, estimates = [], []
     for c in report.cells:
         sides = c.seats[:1] if len(c.seats) == 2 else c.seats  # with two sides the second mirrors the first
-        for seat in sides + c.sides[:1] + ([c.first_player] if c.first_player else []):
+        for seat in sides + c.sides[:1] + c.seat_measures:
             labels.append(f"{c.cell.label}\n{seat.label}" if len(report.cells) > 1 else seat.label)
             estimates.append(seat.rate)
     fig, ax = plt.subplots(figsize=(8, 0.45 * len(labels) + 1.4))

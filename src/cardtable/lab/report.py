@@ -7,8 +7,9 @@ shows, with its 95 % interval:
 * **fairness** per cell: each seat's (or partnership's) headline rate — wins, or for
   Ранг staying in Rank — against the fair share (the mean over seats), with Wilson
   intervals; significant when the interval leaves the fair share out.  Where the game
-  says who started (Lost Cities' first round), the first player's rate too, and the
-  rates of sides that are not seats (Lost Ranks' armies, :data:`~cardtable.lab.measures.SIDES`);
+  says who started (Lost Cities' first round) or who dealt (Lost Ranks' first round,
+  Ранг), the first player's and the first dealer's rates too, and the
+  rates of sides that are not seats (Lost Ranks' armies, :func:`~cardtable.lab.measures.sides_of`);
 * **variant against base**, lineup by lineup: the difference in every measure —
   proportions by Newcomb's hybrid score interval, means by a seeded percentile
   bootstrap; significant when the interval leaves 0 out;
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cardtable.lab.measures import SIDES, headline_of
+from cardtable.lab.measures import SEAT_MEASURES, headline_of, sides_of
 from cardtable.lab.results import Row
 from cardtable.lab.series import MatchOutcome, SeriesSummary
 from cardtable.lab.stats import bootstrap_interval, mean, newcomb_interval, wilson_interval
@@ -97,7 +98,7 @@ class CellReport:
     seats: list[SeatRate]
     first_player: SeatRate | None
     sides: list[SeatRate]
-    """Sides that are not seats (:data:`cardtable.lab.measures.SIDES`), e.g. Lost Ranks' armies."""
+    """Sides that are not seats (:func:`cardtable.lab.measures.sides_of`), e.g. Lost Ranks' armies."""
     entries: list[SeatRate]
     measures: dict[str, MeasureSummary]
     """Length (actions, rounds, minutes), game measures and ``event:KIND`` counts."""
@@ -105,6 +106,14 @@ class CellReport:
     """Every seat's (team's) final score, for the score distribution."""
     differences: list[Difference] = field(default_factory=list)
     """Against the base cell with the same lineup (empty for a base cell)."""
+    dealer: SeatRate | None = None
+    """The rate of the side of the seat that dealt first (the dealer's advantage), where
+    the game has a dealer."""
+
+    @property
+    def seat_measures(self) -> list[SeatRate]:
+        """The first player's and the first dealer's rates, those the game has."""
+        return [r for r in (self.first_player, self.dealer) if r is not None]
 
 
 @dataclass
@@ -150,16 +159,22 @@ def _cell_report(study: Study, cell: Cell, rows: Sequence[Row], outcome: str) ->
     counts = [sum(hit(r["returns"][team[0]]) for r in rows) for team in teams]
     fair = sum(counts) / (len(teams) * len(rows))
     seats = [_rate(_team_label(team), counts[i], len(rows), fair) for i, team in enumerate(teams)]
-    starters = [r for r in rows if "first_player" in r["measures"]]
-    first = None
-    if starters:
-        wins = sum(hit(r["returns"][int(r["measures"]["first_player"])]) for r in starters)
-        first = _rate("first player", wins, len(starters), fair)
+    first, dealer = (_seat_rate(rows, key, hit, fair) for key in ("first_player", "first_dealer"))
     sides = [_rate(label, round(sum(r["measures"].get(key, 0.0) for r in rows)), len(rows), fair)
-             for key, label in SIDES.get(study.game, {}).items() if any(key in r["measures"] for r in rows)]
+             for key, label in sides_of(study.game).items() if any(key in r["measures"] for r in rows)]
     return CellReport(cell, len(rows), seats, first, sides, _entry_rates(study, cell, rows, outcome, fair),
                       _measures(study, rows), [float(r["scores"][team[0]]) for r in rows for team in teams
-                                               if len(r["scores"]) == game.num_players])
+                                               if len(r["scores"]) == game.num_players], dealer=dealer)
+
+
+def _seat_rate(rows: Sequence[Row], key: str, hit: Callable[[float], bool], fair: float) -> SeatRate | None:
+    """The headline rate of the side of the seat that measure ``key`` names in each row
+    (partners share their returns), ``None`` when no row has it."""
+    named = [r for r in rows if key in r["measures"]]
+    if not named:
+        return None
+    successes = sum(hit(r["returns"][int(r["measures"][key])]) for r in named)
+    return _rate(SEAT_MEASURES[key], successes, len(named), fair)
 
 
 def _team_label(team: Sequence[int]) -> str:
@@ -187,7 +202,7 @@ def _measures(study: Study, rows: Sequence[Row]) -> dict[str, MeasureSummary]:
         "rounds": [float(r["rounds"]) for r in rows],
         "minutes at a human pace": [r["actions"] * study.human_seconds_per_move / 60 for r in rows],
     }
-    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", "first_player"} - set(SIDES.get(study.game, {})))
+    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", *SEAT_MEASURES} - set(sides_of(study.game)))
     for name in names:
         columns[name] = [float(r["measures"].get(name, 0.0)) for r in rows]
     for kind in sorted({k for r in rows for k in r["events"]}):
@@ -257,8 +272,10 @@ def findings(report: Report) -> list[Finding]:
         for side in c.sides[:1] if len(c.sides) == 2 else c.sides:
             say(f"{side.label} {report.verb} {_pct(side.rate)} (fair share {100 * side.rate.reference:.1f} %) — "
                 f"{_verdict(side.rate)}.")
-        if c.first_player is not None:
-            say(f"the first player {report.verb} {_pct(c.first_player.rate)} — {_verdict(c.first_player.rate)}.")
+        for seat in c.seat_measures:
+            say(f"the {seat.label}'s side {report.verb} {_pct(seat.rate)} — {_verdict(seat.rate)}."
+                if len(report.study.game_for(c.cell).teams()[0]) > 1 else
+                f"the {seat.label} {report.verb} {_pct(seat.rate)} — {_verdict(seat.rate)}.")
         if c.differences:
             rates = [d for d in c.differences if d.kind == "proportion"]
             rest = [d for d in c.differences if d.kind != "proportion"]

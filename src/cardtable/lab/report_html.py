@@ -102,7 +102,7 @@ def render_html(report: Report) -> str:
 
     parts += ["<h2 id='fairness'>Fairness between seats</h2>", figure("fairness")]
     for c in report.cells:
-        parts += [f"<h3>{html.escape(c.cell.label)}</h3>", _rate_table(c.seats + c.sides + ([c.first_player] if c.first_player else []),
+        parts += [f"<h3>{html.escape(c.cell.label)}</h3>", _rate_table(c.seats + c.sides + c.seat_measures,
                                                                         "seat")]
     changed = [c for c in report.cells if c.differences]
     if changed:

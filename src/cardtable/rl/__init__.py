@@ -22,19 +22,21 @@ See ``docs/rl.md`` for the tensor layouts and design notes.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
 from cardtable.description import GameInfo, OptionInfo
 from cardtable.protocol import Game
-from cardtable.registry import game_info, game_names, load_game
+from cardtable.registry import encoder_class, game_info, game_names, load_game
 from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layout, Segment
 
 def _values(option: OptionInfo) -> list[Any]:
     """The values of an option worth covering, its default first (a range that is open,
-    or wide enough to list ``offered`` values in forms: its minimum)."""
+    or wide enough to list ``offered`` values in forms: its minimum; a designer's knob: its
+    published value only)."""
+    if option.group == "custom":
+        return [option.default]
     if option.type is bool:
         values: Sequence[Any] = (False, True)
     elif option.choices is not None:
@@ -55,24 +57,20 @@ def _variants(info: GameInfo) -> list[dict[str, Any]]:
 VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = tuple(
     (name, options) for name in game_names() for options in _variants(game_info(name)))
 """Every game with each combination of its options' values (an open range: its default
-and its minimum), from the descriptions (for tests and docs)."""
+and its minimum; a designer's knob: its published value), from the descriptions (for
+tests and docs)."""
 
 
 def encoder_for(game: Game | str, **options: Any) -> Encoder:
     """The tensor encoder of a game (a :class:`Game` or a registry name plus options).
 
-    Game class ``cardtable.games.<module>.<Name>`` is encoded by
-    ``cardtable.rl.<module>.<Name>Encoder``.
+    A game is encoded by its ``tensor`` part (:func:`cardtable.registry.encoder_class`).
     """
     if isinstance(game, str):
         game = load_game(game, **options)
     elif options:
         raise ValueError("options are only taken with a game name")
-    try:
-        module = importlib.import_module("cardtable.rl." + type(game).__module__.rpartition(".")[2])
-    except ModuleNotFoundError:
-        raise ValueError(f"no tensor encoding for game {game.name!r}") from None
-    encoder = getattr(module, type(game).__name__ + "Encoder", None)
+    encoder = encoder_class(game.name)
     if encoder is None:
         raise ValueError(f"no tensor encoding for game {game.name!r}")
     built: Encoder = encoder(game)

@@ -15,8 +15,9 @@ The game types come from the games' descriptions (:mod:`cardtable.description`):
 parameters are each game's options with their defaults, the player range and the return
 range are the description's, and ``max_game_length`` is its bound::
 
-    >>> pyspiel.load_game("python_cardtable_lost_ranks").get_parameters()
-    {'force_strength': False, 'longer_game': False, 'players': 4}
+    >>> params = pyspiel.load_game("python_cardtable_lost_ranks").get_parameters()
+    >>> {k: params[k] for k in ("force_strength", "longer_game", "players", "target", "spy_points")}
+    {'force_strength': False, 'longer_game': False, 'players': 4, 'target': 10, 'spy_points': 2}
 
 **Chance.**  A cardtable match deals every round from its seed (a SHA-512-seeded
 generator, :func:`cardtable.protocol.round_rng`).  The OpenSpiel game starts with

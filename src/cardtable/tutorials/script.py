@@ -1,6 +1,6 @@
 """Tutorial scripts: a fixed deal and the steps that walk a new player through it.
 
-A tutorial is data, one file per game (``cardtable/tutorials/<game>.json``), found by
+A tutorial is data, one file per game (``tutorial.json`` in the game's package), found by
 :func:`script_file` — the one place that knows where the files live — and read by
 :func:`load_tutorial`.  A script is
 
@@ -38,13 +38,12 @@ import functools
 import json
 import re
 from dataclasses import dataclass
-from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
 from cardtable.i18n import LANGUAGES
 from cardtable.protocol import JSON, Game, IllegalAction
-from cardtable.registry import game_names, load_game
+from cardtable.registry import game_file, game_names, load_game
 from cardtable.rules import rules_text
 
 _RULING = re.compile(r"^### ([A-Z]{2}-\d+[a-z]?) ", re.MULTILINE)
@@ -123,8 +122,8 @@ class TutorialScript:
 
 
 def script_file(game: str) -> Traversable:
-    """Where the tutorial of ``game`` is kept (package data): the one place that knows."""
-    return resources.files("cardtable.tutorials").joinpath(f"{game}.json")
+    """Where the tutorial of ``game`` is kept: ``tutorial.json`` in the game's package."""
+    return game_file(game, "tutorial.json")
 
 
 def tutorial_games() -> list[str]:
@@ -137,7 +136,7 @@ def load_tutorial(game: str) -> TutorialScript:
     """The tutorial of ``game``; :class:`TutorialError` if there is none or it is malformed."""
     if game not in tutorial_games():
         raise TutorialError(f"no tutorial for {game!r}; tutorials: {', '.join(tutorial_games())}")
-    where = f"tutorials/{game}.json"
+    where = f"the tutorial of {game}"
     try:
         data = json.loads(script_file(game).read_text(encoding="utf-8"))
         return parse_script(data, where)

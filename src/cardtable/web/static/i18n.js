@@ -174,7 +174,7 @@ const EN = {
   // lobby rows, invites, handing the seat over
   match_row_round: "round {n}", match_row_moves: ["{n} move", "{n} moves"],
   join_game_title: "Join a game of {game}", join_invited_by: "{name} invites you to play.",
-  join_your_seat: "Your seat: {seat}.", join_seat_of: "Seat {n}", join_options: "Options:", join_players: "At the table:",
+  join_your_seat: "Your seat: {seat}.", join_seat_of: "Seat {n}", join_options: "Options:", custom_rules: "Custom rules", join_players: "At the table:",
   waiting_to_join: "Waiting for Seat {n} to join…",
   yes: "yes", no: "no",
   leave_title: "Let the AI play for you?", leave_level: "AI level", leave_go: "Hand over my seat", cancel: "Cancel",
@@ -374,7 +374,7 @@ const RU = {
   agent_help_ismcts: "поисковый ИИ со своим бюджетом (по умолчанию 0,7 с на ход, как «Сильный»)",
   match_row_round: "раунд {n}", match_row_moves: ["{n} ход", "{n} хода", "{n} ходов"],
   join_game_title: "Партия в «{game}»", join_invited_by: "{name} приглашает вас сыграть.",
-  join_your_seat: "Ваше место: {seat}.", join_seat_of: "Место {n}", join_options: "Настройки:", join_players: "За столом:",
+  join_your_seat: "Ваше место: {seat}.", join_seat_of: "Место {n}", join_options: "Настройки:", custom_rules: "Свои правила", join_players: "За столом:",
   waiting_to_join: "Ждём, пока кто-нибудь займёт место {n}…",
   yes: "да", no: "нет",
   leave_title: "Пусть за вас играет ИИ?", leave_level: "Уровень ИИ", leave_go: "Отдать место ИИ", cancel: "Отмена",

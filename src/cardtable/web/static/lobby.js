@@ -8,6 +8,7 @@ import {
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
 import { loadCatalog } from "./games/index.js";
+import { reviewLink } from "./review_link.js";
 import { tutorialLink } from "./tutorial.js";
 
 export function topbar(extra = []) {
@@ -224,13 +225,21 @@ export class LobbyPage {
     return panel;
   }
 
+  // The game's options; its designer's knobs (group "custom") in a collapsed "Custom rules" section.
   optionsFields() {
     const g = this.game();
     const box = h("div.options");
     if (!g) return box;
-    for (const option of g.description.options) {
-      box.append(h("div.option", { "data-option": option.name }, this.optionControl(g, option),
-        h(`p.opt-help#opt-${option.name}-help`, null, local(option.help))));
+    const field = (option) => h("div.option", { "data-option": option.name }, this.optionControl(g, option),
+      h(`p.opt-help#opt-${option.name}-help`, null, local(option.help)));
+    const custom = g.description.options.filter((o) => o.group === "custom");
+    for (const option of g.description.options) if (option.group !== "custom") box.append(field(option));
+    if (custom.length) {
+      const changed = custom.some((o) => this.form.config[o.name] !== o.default);
+      box.append(h("details.custom-rules", {
+        open: this.customOpen || changed ? true : null,
+        ontoggle: (e) => { this.customOpen = e.target.open; },
+      }, h("summary", null, t("custom_rules")), h("div.options", null, custom.map(field))));
     }
     return box;
   }
@@ -254,7 +263,8 @@ export class LobbyPage {
       ? h("select", { ...described, onchange: (e) => changed(Number(e.target.value)) },
         option.values.map((v) => h("option", { value: v.value, selected: cfg[key] === v.value ? true : null }, local(v.label))))
       : h("input", { ...described, type: "number", min: option.minimum ?? undefined, max: option.maximum ?? undefined, value: cfg[key],
-        onchange: (e) => changed(Number(e.target.value)) });
+        // only the number of players reshapes the form: redrawing for another number would drop the field's focus
+        onchange: (e) => (key === g.description.players_option ? changed(Number(e.target.value)) : (cfg[key] = Number(e.target.value))) });
     return h("label.field", null, h("span", null, local(option.label)), control);
   }
 
@@ -352,6 +362,7 @@ export class LobbyPage {
         info ? h("span.match-standing.small", null, this.standing(info)) : null,
         h("span.match-status", null, status),
         finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
+        finished ? reviewLink(null, m.id, m.seat, { small: true }) : null,
         h("button.link", {
           type: "button", title: t("forget_help"),
           onclick: () => { forgetMatch(m.id, m.seat); this.render(); },
@@ -431,14 +442,19 @@ export function givenName(s) {
   return s.kind === "human" && s.name && s.name !== `seat ${s.seat}` ? s.name : "";
 }
 
-/** The options of a match in words, from its game's description: "Rounds: 3 · …". */
+/** The options of a match in words, from its game's description: "Rounds: 3 · …", then
+ * the designer's knobs that differ from the published rules: "Custom rules: Target: 50". */
 export function optionsSummary(description, config) {
-  return description.options.filter((o) => config[o.name] !== undefined).map((o) => {
+  const words = (o) => {
     const value = config[o.name];
     const named = o.values && o.values.find((v) => v.value === value);
     const shown = named ? local(named.label) : typeof value === "boolean" ? t(value ? "yes" : "no") : String(value);
     return `${local(o.label)}: ${shown}`;
-  }).join(" · ");
+  };
+  const given = description.options.filter((o) => config[o.name] !== undefined);
+  const plain = given.filter((o) => o.group !== "custom").map(words);
+  const custom = given.filter((o) => o.group === "custom" && config[o.name] !== o.default).map(words);
+  return [...plain, ...(custom.length ? [`${t("custom_rules")}: ${custom.join(", ")}`] : [])].join(" · ");
 }
 
 /** A date and time in the page's language: "1 Dec 2026, 10:45". */

@@ -10,7 +10,7 @@ import { loadGame, gameModule } from "./games/index.js";
 
 const AUTOPLAY_MS = 700;
 
-function stepParam() {
+export function stepParam() {
   const v = new URLSearchParams(location.search).get("step");
   return v !== null && /^\d+$/.test(v) ? Number(v) : null;
 }

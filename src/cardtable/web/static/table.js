@@ -16,6 +16,9 @@ import { loadGame, gameModule } from "./games/index.js";
 import {
   announcer, announce, animateMoves, cardPlaces, yourTurn, soundOn, setSound, notifyOn, setNotify,
 } from "./feedback.js";
+import { loadMessages } from "./messages.js";
+import { hintChances } from "./hint_chances.js";
+import { reviewLink } from "./review_link.js";
 
 const QUIET_ERRORS = new Set(["stale", "duplicate"]);
 
@@ -110,7 +113,7 @@ export class TablePage {
     document.addEventListener("keydown", this.onKey);
     this.root.addEventListener("click", this.onCardClick);
     announcer(); // the live region is there before anything is said in it
-    loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
+    loadMessages().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
     api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
@@ -576,7 +579,8 @@ export class TablePage {
     side.append(tools);
     if (ctx.hint) {
       side.append(h("div.hintbox", { role: "status" }, h("b", null, t("hint_says")), " ",
-        game.describeMove(ctx.hint.move, ctx, this.you)));
+        game.describeMove(ctx.hint.move, ctx, this.you),
+        ...hintChances(ctx.hint, (move) => game.describeMove(move, ctx, this.you))));
     }
     side.append(this.playersBox(ctx, game));
     side.append(...panels("side", this, ctx).filter(Boolean));
@@ -739,6 +743,7 @@ export class TablePage {
       h("div.actions", null,
         this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
         this.modal.kind === "match" ? h("a.button#modal-replay", { href: this.replayHref() }, "▶ ", t("open_replay")) : null,
+        this.modal.kind === "match" ? reviewLink("modal-review", this.id, this.you) : null,
         h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
   }
@@ -749,7 +754,7 @@ export class TablePage {
 
   /** The finished match's replay (from this seat's point of view) and its record. */
   replayTools() {
-    const out = [h("a.button#open-replay", { href: this.replayHref() }, "▶ ", t("replay"))];
+    const out = [h("a.button#open-replay", { href: this.replayHref() }, "▶ ", t("replay")), reviewLink("open-review", this.id, this.you)];
     if (this.you !== null && this.token) {
       out.push(h("button#export", {
         type: "button", title: t("export_help"),

@@ -331,6 +331,6 @@ function card(name, opts) {
 }
 
 const api = {
-  card, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable,
+  card, chip: cardIn, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable,
 };
 export default api;

@@ -328,5 +328,5 @@ function card(name, opts) {
   return frenchCard(name, { ...opts, jokerWord: "spy" });
 }
 
-const api = { card, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable };
+const api = { card, chip: cardIn, board, status, scoreline, describe, describeMove, roundsDone, roundSummary, matchSummary, scoresTable };
 export default api;

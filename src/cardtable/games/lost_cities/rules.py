@@ -47,6 +47,7 @@ Example::
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -226,8 +227,23 @@ def _colour_table(c: int) -> list[tuple[int, ...]]:
     return table
 
 
-def _build_score_table() -> list[int]:
-    """LC-6 score indexed by ``wagers << 9 | number-card bits`` (bit i = number i+2)."""
+COST: Final = 20
+"""What starting an expedition costs (LC-6)."""
+BONUS_LENGTH: Final = 8
+"""Cards (wagers included) an expedition needs for the bonus (LC-6)."""
+BONUS: Final = 20
+"""The bonus for a long expedition, never multiplied (LC-6)."""
+
+
+@functools.cache
+def score_table(cost: int = COST, bonus_length: int = BONUS_LENGTH, bonus: int = BONUS) -> tuple[int, ...]:
+    """LC-6 score indexed by ``wagers << 9 | number-card bits`` (bit i = number i+2), for a
+    scoring whose numbers (the published 20, 8 and 20 by default) a designer may change.
+
+    >>> table = score_table(cost=10)
+    >>> table[1 << 2], score_table()[1 << 2]  # the 4 alone: 4 - 10, or 4 - 20
+    (-6, -16)
+    """
     table = []
     for index in range(4 << 9):
         wagers, numbers = index >> 9, index & 511
@@ -236,20 +252,21 @@ def _build_score_table() -> list[int]:
             table.append(0)
             continue
         total = sum(i + 2 for i in range(9) if numbers >> i & 1)
-        table.append((total - 20) * (1 + wagers) + (20 if count >= 8 else 0))
-    return table
+        table.append((total - cost) * (1 + wagers) + (bonus if count >= bonus_length else 0))
+    return tuple(table)
 
 
-_SCORE = _build_score_table()
+_SCORE = score_table()
 
 
-def expedition_score(expedition: int, c: int) -> int:
-    """LC-6 score of colour ``c`` of an expedition card set (internal layout)."""
+def expedition_score(expedition: int, c: int, table: Sequence[int] = _SCORE) -> int:
+    """LC-6 score of colour ``c`` of an expedition card set (internal layout), by ``table``
+    (:func:`score_table`; the published scoring by default)."""
     field = expedition >> (_STRIDE * c)
-    return _SCORE[((field >> 14) & 3) << 9 | ((field >> 1) & 511)]
+    return table[((field >> 14) & 3) << 9 | ((field >> 1) & 511)]
 
 
-def score_cards(kinds: Sequence[int]) -> int:
+def score_cards(kinds: Sequence[int], table: Sequence[int] = _SCORE) -> int:
     """LC-6 score of one expedition given as card kinds of one colour.
 
     >>> score_cards([])
@@ -266,7 +283,7 @@ def score_cards(kinds: Sequence[int]) -> int:
     for k in kinds:
         if k % 10:
             numbers |= 1 << (k % 10 - 1)
-    return _SCORE[wagers << 9 | numbers]
+    return table[wagers << 9 | numbers]
 
 
 # ---------------------------------------------------------------------------
@@ -339,6 +356,12 @@ class LostCitiesConfig:
     """5 expedition colours, or 6 with purple (LC-1)."""
     rounds: int = 3
     """Rounds in a match (LC-7); 1 plays a single round."""
+    cost: int = COST
+    """A designer's knob: what starting an expedition costs (LC-6: 20)."""
+    bonus_length: int = BONUS_LENGTH
+    """A designer's knob: cards an expedition needs for the bonus (LC-6: 8)."""
+    bonus: int = BONUS
+    """A designer's knob: the long-expedition bonus (LC-6: 20)."""
 
 
 def _max_game_length(config: LostCitiesConfig) -> int:
@@ -369,6 +392,26 @@ INFO: Final = describe(
             help=Text("Rounds in a match; scores add up over the rounds, 1 plays a single round (LC-7).",
                       "Раундов в партии; очки суммируются, 1 — один раунд (LC-7)."),
         ),
+        "cost": dict(
+            minimum=0, maximum=60, rule="LC-6", group="custom",
+            label=Text("Expedition cost", "Стоимость экспедиции"),
+            help=Text("What a started expedition costs before the wagers multiply: (sum − cost) × (1 + wagers); "
+                      "the published rules say 20 (LC-6).",
+                      "Сколько стоит начатая экспедиция до умножения на ставки: (сумма − стоимость) × (1 + ставки); "
+                      "по правилам 20 (LC-6)."),
+        ),
+        "bonus_length": dict(
+            minimum=1, maximum=12, rule="LC-6", group="custom",
+            label=Text("Bonus length", "Длина для бонуса"),
+            help=Text("Cards (wagers included) an expedition needs for the bonus; the published rules say 8 (LC-6).",
+                      "Сколько карт (со ставками) нужно экспедиции для бонуса; по правилам 8 (LC-6)."),
+        ),
+        "bonus": dict(
+            minimum=0, maximum=100, rule="LC-6", group="custom",
+            label=Text("Bonus", "Бонус"),
+            help=Text("Points for a long expedition, added after the multiplication; the published rules say 20 (LC-6).",
+                      "Очки за длинную экспедицию, добавляются после умножения; по правилам 20 (LC-6)."),
+        ),
     },
 )
 """The description of Lost Cities: its options, players and match length."""
@@ -382,9 +425,12 @@ class LostCities(Game):
     title: ClassVar[str] = INFO.title.en
     refusals = REFUSALS
 
-    def __init__(self, *, colors: int = 5, rounds: int = 3) -> None:
-        INFO.check({"colors": colors, "rounds": rounds})
-        self.config = LostCitiesConfig(colors=colors, rounds=rounds)
+    def __init__(self, *, colors: int = 5, rounds: int = 3, cost: int = COST, bonus_length: int = BONUS_LENGTH,
+                 bonus: int = BONUS) -> None:
+        INFO.check({"colors": colors, "rounds": rounds, "cost": cost, "bonus_length": bonus_length, "bonus": bonus})
+        self.config = LostCitiesConfig(colors=colors, rounds=rounds, cost=cost, bonus_length=bonus_length, bonus=bonus)
+        self.score_table: tuple[int, ...] = score_table(cost, bonus_length, bonus)
+        """LC-6 by this config's numbers (:func:`score_table`)."""
         self.colors = colors
         self.num_kinds = 10 * colors
         self.num_players = 2
@@ -744,7 +790,8 @@ class LostCitiesState(State):
         """LC-5/LC-6/LC-7: score the round, then deal the next one or finish."""
         index, starter, totals, round_scores, summaries, _start = self._rr
         C = self._C
-        per_colour = tuple(tuple(expedition_score(self._exp[s], c) for c in range(C)) for s in range(2))
+        table = self._g.score_table
+        per_colour = tuple(tuple(expedition_score(self._exp[s], c, table) for c in range(C)) for s in range(2))
         scores = (sum(per_colour[0]), sum(per_colour[1]))
         totals = (totals[0] + scores[0], totals[1] + scores[1])
         final = tuple(tuple((letter, tuple(names)) for letter, names in self._expedition_view(e).items())
@@ -927,7 +974,8 @@ class LostCitiesState(State):
             "hand_sizes": [_set_size(self._hand[s], C) for s in range(2)],
             "known": [self._names_of(self._known[s]) for s in range(2)],
             "expeditions": [self._expedition_view(self._exp[s]) for s in range(2)],
-            "expedition_scores": [[expedition_score(self._exp[s], c) for c in range(C)] for s in range(2)],
+            "expedition_scores": [[expedition_score(self._exp[s], c, self._g.score_table) for c in range(C)]
+                                  for s in range(2)],
             "discards": {COLOR_LETTERS[c]: [EXPEDITION_NAMES[k] for k in _pile_kinds(self._piles[c])] for c in range(C)},
             "draw_pile": len(self._draw) - self._ptr,
             "turns_without_deck_draw": self._stall,

@@ -29,6 +29,8 @@ Explicit decks (dealing order)
     Trump Card.  2 players: cards ``0..33`` alternate into the real hands, card ``i`` to
     seat ``(d + 1 + i) % 2``; cards ``34..42`` are the phantom deck of seat ``(d + 1) % 2``
     and ``43..51`` that of the dealer, each top card first; card 52 is the Trump Card.
+    (With the ``phantom_size`` knob ``p``: the real hands are cards ``0..51-2p``, then the
+    two phantom decks of ``p`` cards.)
     :func:`make_deck` builds such a deck from hands.  A deck whose Trump Card is a Lost
     Soldier is refused (LR-4); a shuffled round is reshuffled with the same
     ``round_rng`` until its Trump Card is not one.
@@ -82,6 +84,7 @@ A short session::
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -446,13 +449,14 @@ def make_deck(
     """The explicit deck (dealing order) that gives ``hands[seat]`` to each seat.
 
     4 players: ``hands`` are four 13-card hands.  2 players: two 17-card real hands and
-    ``phantoms[seat]`` the 9-card phantom decks, top card first.  ``dealer`` is the
-    round's dealer (for the first round, :meth:`LostRanks.draw_setup`).
+    ``phantoms[seat]`` the 9-card phantom decks, top card first (other sizes with the
+    ``phantom_size`` knob).  ``dealer`` is the round's dealer (for the first round,
+    :meth:`LostRanks.draw_setup`).
     """
     n = len(hands)
     lists = [sorted(h) for h in hands]
     deck: list[int] = []
-    per = 13 if n == 4 else 17
+    per = len(lists[0])
     for i in range(per * n):
         deck.append(lists[(dealer + 1 + i) % n][i // n])
     if n == 2:
@@ -461,6 +465,21 @@ def make_deck(
         deck += list(phantoms[(dealer + 1) % 2]) + list(phantoms[dealer])
     deck.append(trump)
     return deck
+
+
+TARGET: Final = 10
+"""LR-17: the 4-player target (the longer game: 15)."""
+ROUND_CAP: Final = 7
+"""LR-17: 4 players, after this round the higher total wins (the longer game: no cap)."""
+TWO_PLAYER_ROUNDS: Final = 4
+"""LR-18: rounds of a 2-player match (the longer game: 7)."""
+JACK_POINTS: Final = 2
+SPY_POINTS: Final = 2
+"""LR-15: points of a rescued active Jack and of the Spy."""
+FORCE_BONUS: Final = 1
+"""LR-16: the Force Strength point."""
+PHANTOM_SIZE: Final = 9
+"""LR-4: cards in each phantom deck with 2 players (the real hand holds the other 17 of 26)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -473,13 +492,46 @@ class LostRanksConfig:
     """LR-16: +1 to the army that captured more non-Lost cards in a round."""
     longer_game: bool = False
     """LR-17/18: target 15 with no round cap (4 players), 7 fixed rounds (2 players)."""
+    target: int = TARGET
+    """A designer's knob: the points that end a 4-player match (LR-17: 10)."""
+    round_cap: int = ROUND_CAP
+    """A designer's knob: 4 players, the rounds after which the higher total wins (LR-17: 7; 0: none)."""
+    two_player_rounds: int = TWO_PLAYER_ROUNDS
+    """A designer's knob: the rounds 2 players play (LR-18: 4)."""
+    jack_points: int = JACK_POINTS
+    """A designer's knob: an active Jack rescued by its own army (LR-15: 2)."""
+    spy_points: int = SPY_POINTS
+    """A designer's knob: the Spy, to whoever captures it (LR-15: 2)."""
+    phantom_size: int = PHANTOM_SIZE
+    """A designer's knob: 2 players, the cards of each phantom deck; the real hand gets the
+    rest of each player's 26 (LR-4: 9 and 17)."""
+    force_bonus: int = FORCE_BONUS
+    """A designer's knob: the Force Strength point (LR-16: 1)."""
+
+
+def _config_refusal(config: LostRanksConfig) -> str | None:
+    """Why the knobs of ``config`` do not go together (each one is in range), or ``None``."""
+    four = config.players == 4
+    knobs = (("target", TARGET, four, "applies to 4 players only (LR-17)"),
+             ("round_cap", ROUND_CAP, four, "applies to 4 players only (LR-17)"),
+             ("two_player_rounds", TWO_PLAYER_ROUNDS, not four, "applies to 2 players only (LR-18)"),
+             ("phantom_size", PHANTOM_SIZE, not four, "applies to 2 players only (LR-4, LR-12)"),
+             ("force_bonus", FORCE_BONUS, config.force_strength, "counts only with force_strength on (LR-16)"))
+    for name, default, applies, why in knobs:
+        if getattr(config, name) != default and not applies:
+            return f"{name} {why}: leave it at {default}, not {getattr(config, name)}"
+    lengths = [name for name, default, _, _ in knobs[:3] if getattr(config, name) != default]
+    if config.longer_game and lengths:
+        return (f"longer_game sets the target to 15 with no round cap (LR-17) and 2 players to 7 rounds (LR-18): "
+                f"turn it off to set {', '.join(lengths)} yourself")
+    return None
 
 
 def _max_rounds(config: LostRanksConfig) -> int | None:
     """4 players: the round cap (7, none in a longer game, LR-17); 2 players: the fixed rounds (LR-18)."""
     if config.players == 4:
-        return None if config.longer_game else 7
-    return 7 if config.longer_game else 4
+        return None if config.longer_game or not config.round_cap else config.round_cap
+    return 7 if config.longer_game else config.two_player_rounds
 
 
 def _max_game_length(config: LostRanksConfig) -> int:
@@ -524,6 +576,54 @@ INFO: Final = describe(
             help=Text("4 players: play to 15 points with no round limit (LR-17); 2 players: 7 rounds instead of 4 (LR-18).",
                       "4 игрока: до 15 очков без ограничения раундов (LR-17); 2 игрока: 7 раундов вместо 4 (LR-18)."),
         ),
+        "target": dict(
+            minimum=1, maximum=100, rule="LR-17", group="custom",
+            label=Text("Target", "Цель"),
+            help=Text("4 players: the points that win the match; the published rules say 10 (LR-17).",
+                      "4 игрока: очки, приносящие победу в партии; по правилам 10 (LR-17)."),
+        ),
+        "round_cap": dict(
+            minimum=0, maximum=50, rule="LR-17", group="custom",
+            label=Text("Round cap", "Предел раундов"),
+            help=Text("4 players: after this round the higher total wins, 0 for no cap (the 50-round safeguard "
+                      "of LR-19a stays); the published rules say 7 (LR-17).",
+                      "4 игрока: после этого раунда побеждает больший счёт, 0 — без предела (страховка в 50 раундов "
+                      "по LR-19a остаётся); по правилам 7 (LR-17)."),
+        ),
+        "two_player_rounds": dict(
+            minimum=1, maximum=20, rule="LR-18", group="custom",
+            label=Text("Rounds (2 players)", "Раунды (2 игрока)"),
+            help=Text("2 players: the rounds played before the higher total wins; the published rules say 4 (LR-18).",
+                      "2 игрока: сколько раундов играется до сравнения счёта; по правилам 4 (LR-18)."),
+        ),
+        "jack_points": dict(
+            minimum=0, maximum=20, rule="LR-15", group="custom",
+            label=Text("Points for an active Jack", "Очки за активного валета"),
+            help=Text("Points for each active Jack its own army captures; the published rules say 2 (LR-15).",
+                      "Очки за каждого активного валета, взятого своей армией; по правилам 2 (LR-15)."),
+        ),
+        "spy_points": dict(
+            minimum=0, maximum=20, rule="LR-15", group="custom",
+            label=Text("Points for the Spy", "Очки за шпиона"),
+            help=Text("Points for the Spy, to whichever army captures it; the published rules say 2 (LR-15).",
+                      "Очки за шпиона — армии, которая его взяла; по правилам 2 (LR-15)."),
+        ),
+        "phantom_size": dict(
+            minimum=1, maximum=25, rule="LR-4", group="custom",
+            label=Text("Phantom deck", "Фантомная колода"),
+            help=Text("2 players: the cards of each phantom deck; the real hand gets the rest of the 26 "
+                      "(a round stays 26 tricks, LR-13); the published rules say 9 (LR-4).",
+                      "2 игрока: карт в каждой фантомной колоде; на руку идут остальные из 26 "
+                      "(в раунде по-прежнему 26 взяток, LR-13); по правилам 9 (LR-4)."),
+        ),
+        "force_bonus": dict(
+            minimum=0, maximum=20, rule="LR-16", group="custom",
+            label=Text("Force Strength bonus", "Бонус силы войска"),
+            help=Text("With Force Strength on: the points for capturing more cards that are not Lost Soldiers; "
+                      "the published rules say 1 (LR-16).",
+                      "С силой войска: очки за большее число взятых карт, не являющихся пропавшими солдатами; "
+                      "по правилам 1 (LR-16)."),
+        ),
     },
 )
 """The description of Lost Ranks: its options, players, armies and match length."""
@@ -537,13 +637,30 @@ class LostRanks(Game):
     title = INFO.title.en
     refusals = REFUSALS
 
-    def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False) -> None:
-        INFO.check({"players": players, "force_strength": force_strength, "longer_game": longer_game})
-        self.config = LostRanksConfig(players=players, force_strength=force_strength, longer_game=longer_game)
+    def __init__(self, *, players: int = 4, force_strength: bool = False, longer_game: bool = False,
+                 target: int = TARGET, round_cap: int = ROUND_CAP, two_player_rounds: int = TWO_PLAYER_ROUNDS,
+                 jack_points: int = JACK_POINTS, spy_points: int = SPY_POINTS, force_bonus: int = FORCE_BONUS,
+                 phantom_size: int = PHANTOM_SIZE) -> None:
+        self.config = LostRanksConfig(
+            players=players, force_strength=force_strength, longer_game=longer_game, target=target,
+            round_cap=round_cap, two_player_rounds=two_player_rounds, jack_points=jack_points,
+            spy_points=spy_points, force_bonus=force_bonus, phantom_size=phantom_size)
+        INFO.check(dataclasses.asdict(self.config))
+        why = _config_refusal(self.config)
+        if why is not None:
+            raise ValueError(why)
         self.num_players = players
         self.num_distinct_actions = NUM_CARDS if players == 4 else PHANTOM_BASE + NUM_CARDS
-        self.target: int | None = (15 if longer_game else 10) if players == 4 else None
+        self.target: int | None = (15 if longer_game else target) if players == 4 else None
         """Points that end a 4-player match (LR-17); ``None`` for 2 players."""
+        self.jack_points, self.spy_points = jack_points, spy_points
+        """Points of a rescued active Jack and of the Spy (LR-15)."""
+        self.force_bonus = force_bonus if force_strength else 0
+        """The Force Strength point (LR-16); 0 with the option off."""
+        self.phantom_size = 0 if players == 4 else phantom_size
+        """Cards in each phantom deck (LR-4; 0 with 4 players)."""
+        self.hand_size = 13 if players == 4 else 26 - phantom_size
+        """Cards dealt to each real hand (LR-4)."""
         self.max_rounds: int | None = _max_rounds(self.config)
         """4 players: the round cap (7, none in a longer game); 2 players: the fixed rounds."""
         self.tricks_per_round = 13 if players == 4 else 26
@@ -778,13 +895,14 @@ class LostRanksState(State):
             self._phantoms: list[tuple[int, ...]] = [(), (), (), ()]
             self._down = [0, 0, 0, 0]
         else:
+            size, dealt = self.game.phantom_size, 2 * self.game.hand_size
             for k in range(2):
-                hands[(dealer + 1 + k) % 2] = sum(itemgetter(*deck[k:34:2])(_BITS))
+                hands[(dealer + 1 + k) % 2] = sum(_BITS[c] for c in deck[k:dealt:2])
             ph: list[tuple[int, ...]] = [(), ()]
-            ph[(dealer + 1) % 2] = tuple(deck[34:43])
-            ph[dealer] = tuple(deck[43:52])
+            ph[(dealer + 1) % 2] = tuple(deck[dealt:dealt + size])
+            ph[dealer] = tuple(deck[dealt + size:52])
             self._phantoms = ph
-            self._down = [9, 9]
+            self._down = [size, size]
         self._hands = hands
         trump = deck[52]
         self._trump = trump
@@ -809,7 +927,7 @@ class LostRanksState(State):
         self._forced = -1
         self._not_in = 0
         leader = (dealer + 1) % n
-        dealt = 52 if n == 4 else 34
+        dealt = n * self.game.hand_size
         for ace in (ACE_HEARTS, ACE_DIAMONDS):
             at = deck.index(ace)
             if at < dealt:
@@ -1403,16 +1521,17 @@ class LostRanksState(State):
         """Points of the current round's captures so far, per army (LR-15, LR-16)."""
         colour = SUIT_COLOUR[self._trump_suit]
         cap = self._captured
+        g = self.game
         pts = [0, 0]
-        pts[colour] += 2 * (cap[colour] & COLOUR_JACKS[colour]).bit_count()
+        pts[colour] += g.jack_points * (cap[colour] & COLOUR_JACKS[colour]).bit_count()
         for army in (RED, BLACK):
             if cap[army] & SPY_BIT:
-                pts[army] += 2
+                pts[army] += g.spy_points
         if self._force:
             r = (cap[RED] & ~SOLDIERS).bit_count()
             b = (cap[BLACK] & ~SOLDIERS).bit_count()
             if r != b:
-                pts[RED if r > b else BLACK] += 1
+                pts[RED if r > b else BLACK] += g.force_bonus
         return pts[0], pts[1]
 
     def _end_round(self) -> tuple[str, tuple[EventDetail, ...]]:

@@ -30,6 +30,7 @@ Observation segments:
 ``phantom_theirs`` (9, 53)  2 players: the opponent's phantom deck, face-up positions only
 ``phantom_status`` (2, 10)  2 players: per seat (mine, theirs) the face-up flags of the 9
                             positions and the deck size / 9
+                            (9 is the phantom deck of LR-4: the ``phantom_size`` knob sets it)
 ``drawn`` (2, 53)           2 players: the two drawn cards of a draw-two, as far as I see them
 ``lead_source`` (2)         2 players: the leader played from hand / phantom
 
@@ -54,7 +55,6 @@ from cardtable.rl.encoding import Encoder, FloatArray, Layout, View, clip, one_h
 N = 53
 _CARD = {FRENCH_NAMES[c]: c for c in range(N)}
 _SUIT = {w: i for i, w in enumerate(SUIT_WORDS)}
-PHANTOM = 9
 
 
 class LostRanksEncoder(Encoder):
@@ -67,6 +67,9 @@ class LostRanksEncoder(Encoder):
         n = game.num_players
         self.two = n == 2
         self.tricks = game.tricks_per_round
+        self.phantom = game.phantom_size
+        """Positions of a phantom deck (LR-4: 9; the ``phantom_size`` knob)."""
+        self.hand_scale = float(max(17, game.hand_size))
         segs: list[tuple[str, tuple[int, ...], str]] = [
             ("hand", (N,), "the observer's real hand"),
             ("trump_card", (N,), "the Trump Card"),
@@ -88,9 +91,9 @@ class LostRanksEncoder(Encoder):
         ]
         if self.two:
             segs += [
-                ("phantom_mine", (PHANTOM, N), "my phantom deck, position one-hot, top first"),
-                ("phantom_theirs", (PHANTOM, N), "opponent's phantom deck, face-up positions only"),
-                ("phantom_status", (2, PHANTOM + 1), "per seat (mine, theirs): face-up flags, size / 9"),
+                ("phantom_mine", (self.phantom, N), "my phantom deck, position one-hot, top first"),
+                ("phantom_theirs", (self.phantom, N), "opponent's phantom deck, face-up positions only"),
+                ("phantom_status", (2, self.phantom + 1), "per seat (mine, theirs): face-up flags, size / 9"),
                 ("drawn", (2, N), "the two cards of a pending draw-two, as far as visible"),
                 ("lead_source", (2,), "the leader played from hand / phantom"),
             ]
@@ -153,7 +156,7 @@ class LostRanksEncoder(Encoder):
             r = (seat - me) % n
             seats[r, 0] = float(view["current_player"] == seat)
             seats[r, 1] = float(view["leader"] == seat)
-            seats[r, 2] = view["hand_sizes"][seat] / 17.0
+            seats[r, 2] = view["hand_sizes"][seat] / self.hand_scale
             seats[r, 3] = float(armies[seat] == mine)
             seats[r, 4] = float(view["dealer"] == seat)
         self._status(t["status"], view)
@@ -193,12 +196,12 @@ class LostRanksEncoder(Encoder):
             deck = view["phantoms"][seat]
             face = view["phantom_face_up"][seat]
             seg = t["phantom_mine"] if row == 0 else t["phantom_theirs"]
-            for i, name in enumerate(deck[:PHANTOM]):
+            for i, name in enumerate(deck[:self.phantom]):
                 if name is not None:
                     seg[i, _CARD[name]] = 1.0
                     seen.add(name)
                 t["phantom_status"][row, i] = float(face[i])
-            t["phantom_status"][row, PHANTOM] = len(deck) / PHANTOM
+            t["phantom_status"][row, self.phantom] = len(deck) / self.phantom
         drawn = view["drawn"]
         if drawn is not None:
             for i, name in enumerate(drawn["cards"][:2]):

@@ -75,6 +75,9 @@ DRAW: Final = 53
 PASS: Final = 54
 NUM_ACTIONS: Final = 55
 HAND_SIZE: Final = 5
+"""Cards dealt to each player (RG-2)."""
+PULL_BACK_DRAWS: Final = 2
+"""Cards a pulled-back player draws (RG-6)."""
 
 ACTION_NAMES: Final[tuple[str, ...]] = tuple(["play " + FRENCH_NAMES[k] for k in range(NUM_KINDS)] + ["draw", "pass"])
 _DRAW_WORDS: Final = ("DRAW", "ВЗЯТЬ", "БЕРУ", "TAKE")
@@ -238,7 +241,7 @@ def _layable(hand: Sequence[int], masks: Sequence[int]) -> bool:
 
 
 def _derive(log: Sequence[tuple[int, ...]], n: int, player: int, player_pres: int, cur: int, anti: bool,
-            stock_left: int, alive: int) -> HandConstraints:
+            stock_left: int, alive: int, hand_size: int = HAND_SIZE) -> HandConstraints:
     """The constraints ``player`` can prove from the public log (RG-9) and the present.
 
     Every card of a seat sits in a *slot* that entered its hand with the deal, a
@@ -306,7 +309,7 @@ def _derive(log: Sequence[tuple[int, ...]], n: int, player: int, player_pres: in
         elif code == L_START:
             for s in range(n):
                 if s != player:
-                    forbid[s] = [[0, HAND_SIZE]]
+                    forbid[s] = [[0, hand_size]]
             top = entry[3]
     forbid[player] = []
     answer = _ANY[top]
@@ -360,7 +363,7 @@ def constraints_of_view(view: dict[str, JSON]) -> HandConstraints:
         alive |= 1 << int(s)
     cur = int(view["current_player"])
     return _derive(log, int(view["players"]), int(view["player"]), pres, cur if view["loser"] is None else TERMINAL,
-                   bool(view["anti_rank"]["active"]), int(view["stock"]), alive)
+                   bool(view["anti_rank"]["active"]), int(view["stock"]), alive, int(view.get("hand_size", HAND_SIZE)))
 
 
 def _play_from(groups: list[list[int]], f: int, card: int) -> None:
@@ -663,6 +666,10 @@ class RankConfig:
 
     players: int = 4
     """Number of players, 2..10 (one pack up to 4, two packs from 5: RG-1)."""
+    hand_size: int = HAND_SIZE
+    """A designer's knob: cards dealt to each player (RG-2: 5)."""
+    pull_back_draws: int = PULL_BACK_DRAWS
+    """A designer's knob: cards a pulled-back player draws (RG-6: 2)."""
 
     @property
     def packs(self) -> int:
@@ -697,6 +704,20 @@ INFO: Final = describe(
             help=Text("2 to 10 players: one pack of 54 up to 4 players, two packs from 5 (RG-1).",
                       "От 2 до 10 игроков: одна колода из 54 карт до 4 игроков, две — от 5 (RG-1)."),
         ),
+        "hand_size": dict(
+            minimum=1, maximum=20, rule="RG-2", group="custom",
+            label=Text("Starting hand", "Карт на руке"),
+            help=Text("Cards dealt to each player (the deal and the turned-up card must fit in the packs); "
+                      "the published rules say 5 (RG-2).",
+                      "Сколько карт сдаётся каждому (сдача и открытая карта должны уместиться в колоды); "
+                      "по правилам 5 (RG-2)."),
+        ),
+        "pull_back_draws": dict(
+            minimum=1, maximum=10, rule="RG-6", group="custom",
+            label=Text("Pull-back draw", "Добор при возврате"),
+            help=Text("Cards a player who is pulled back draws from the stock; the published rules say 2 (RG-6).",
+                      "Сколько карт берёт из колоды возвращённый в игру игрок; по правилам 2 (RG-6)."),
+        ),
     },
 )
 """The description of Ранг: its players, options and match length; the one loser gets −1."""
@@ -710,14 +731,23 @@ class Rank(Game):
     title = INFO.title.en
     refusals = REFUSALS
 
-    def __init__(self, *, players: int = 4) -> None:
-        INFO.check({"players": players})
-        self.config = RankConfig(players=players)
+    def __init__(self, *, players: int = 4, hand_size: int = HAND_SIZE, pull_back_draws: int = PULL_BACK_DRAWS) -> None:
+        INFO.check({"players": players, "hand_size": hand_size, "pull_back_draws": pull_back_draws})
+        self.config = RankConfig(players=players, hand_size=hand_size, pull_back_draws=pull_back_draws)
         self.num_players = players
         self.num_distinct_actions = NUM_ACTIONS
         self.packs = self.config.packs
         self.pack = pack_counts(self.packs)
         self.deck_size = sum(self.pack)
+        if hand_size * players + 1 > self.deck_size:
+            raise ValueError(
+                f"hand_size {hand_size} with {players} players deals {hand_size * players} cards and turns one up: "
+                f"more than the {self.deck_size} cards of {'one pack' if self.packs == 1 else 'two packs'} (RG-1, RG-2); "
+                f"at most {(self.deck_size - 1) // players}")
+        self.hand_size = hand_size
+        """Cards dealt to each player (RG-2)."""
+        self.pull_back_draws = pull_back_draws
+        """Cards a pulled-back player draws (RG-6)."""
 
         self._next_tables: dict[int, tuple[int, ...]] = {}
         self._play_events: tuple[tuple[Event, ...], ...] = tuple(
@@ -831,18 +861,19 @@ class RankState(State):
         self._dealer = dealer
         self._packed = [0] * n
         self._pres = [0] * n
-        self._sizes = [HAND_SIZE] * n
+        size = game.hand_size
+        self._sizes = [size] * n
         for i in range(n):
             seat = (dealer + 1 + i) % n
             packed = pres = 0
-            for c in deck[HAND_SIZE * i: HAND_SIZE * (i + 1)]:
+            for c in deck[size * i: size * (i + 1)]:
                 packed += _ONE[c]
                 pres |= _BIT[c]
             self._packed[seat] = packed
             self._pres[seat] = pres
-        up = deck[HAND_SIZE * n]
+        up = deck[size * n]
         self._pile = [up]
-        self._stock = deck[HAND_SIZE * n + 1:]
+        self._stock = deck[size * n + 1:]
         self._pos = 0
         self._alive = (1 << n) - 1
         self._nxt = game.next_table(self._alive)
@@ -901,7 +932,8 @@ class RankState(State):
             self._out(p, -1)
         elif self._pres[q] & _ANY[self._pile[-1]]:
             got = 0
-            while got < 2 and self._pos < len(stock):
+            draws = self.game.pull_back_draws
+            while got < draws and self._pos < len(stock):
                 c = stock[self._pos]
                 self._pos += 1
                 self._packed[p] += _ONE[c]
@@ -1198,7 +1230,8 @@ class RankState(State):
         cards played so far this turn, ``drew`` = draws this turn), ``pull_back`` (the
         RG-6 decision taken when the current turn began, or null), ``anti_rank``
         (``active``, ``declared_by``), ``loser`` and ``log`` (the public log; a draw
-        shows its card only in the drawer's own view).
+        shows its card only in the drawer's own view); ``hand_size`` (cards dealt
+        to each, RG-2) only when a custom deal changes it.
         """
         view = self._view(player)
         view["hand"] = self._hand_names(player)
@@ -1222,7 +1255,7 @@ class RankState(State):
                 pull = _log_entry(e, viewer)
                 break
         pile = self._pile
-        return {
+        view: dict[str, JSON] = {
             "game": self.game.name,
             "player": player,
             "current_player": self._cur,
@@ -1249,6 +1282,9 @@ class RankState(State):
             "loser": self._loser if done else None,
             "log": log,
         }
+        if self.game.hand_size != HAND_SIZE:
+            view["hand_size"] = self.game.hand_size  # a custom deal (RG-2): for constraints_of_view
+        return view
 
     def _hand_names(self, seat: int) -> list[str]:
         return [FRENCH_NAMES[c] for c in _sorted_cards(self._hand_list(seat))]
@@ -1271,7 +1307,7 @@ class RankState(State):
         if known is not None and known[0] == player and known[1] == len(log) and known[2] is log[-1]:
             return known[3]
         cons = _derive(log, self._n, player, self._pres[player], self._cur, self._anti,
-                       len(self._stock) - self._pos, self._alive)
+                       len(self._stock) - self._pos, self._alive, self.game.hand_size)
         self._known = (player, len(log), log[-1], cons)
         return cons
 

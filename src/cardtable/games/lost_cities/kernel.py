@@ -10,7 +10,7 @@ with the batch's seed — the kernel does not reproduce Python's ``random`` stre
 to replay an engine deal pass its decks in (:func:`new_match`).
 
 The heuristic seats run the decision code of
-:mod:`cardtable.agents.lost_cities_decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
+:mod:`cardtable.games.lost_cities.decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
 the same functions the Python bot and the search run.
 
 Entries: :func:`play_many` (the lab's batches), :func:`export` and :func:`play_outs`
@@ -27,10 +27,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.agents import lost_cities_decisions as decisions
-from cardtable.agents.lost_cities import STYLES, LostCitiesStyle
+from cardtable.games.lost_cities import decisions
+from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
+from cardtable.games.lost_cities.rules import score_table
 from cardtable.kernels import PlayOuts
+from cardtable.protocol import Game
 from cardtable.kernels.jit import compile_shared, njit
 
 Vector = npt.NDArray[np.int64]
@@ -261,7 +263,7 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
 @njit
 def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
     """The heuristic's action for the seat to move (the decisions of
-    :mod:`cardtable.agents.lost_cities_decisions`, compiled)."""
+    :mod:`cardtable.games.lost_cities.decisions`, compiled)."""
     C, p = int(s[COLORS]), int(s[CUR])
     o = 1 - p
     tops = [-1] * C
@@ -343,6 +345,17 @@ def _results(n: int, rounds: int) -> tuple[Vector, Vector, Vector, Vector]:
             np.zeros((n, 2, len(EVENTS)), np.int64))
 
 
+def refusal(game: Game) -> str | None:
+    """Why this kernel does not play ``game`` as configured (it compiles the published LC-6
+    scoring only), or ``None``."""
+    assert isinstance(game, LostCities)
+    if game.score_table == score_table():
+        return None
+    custom = ", ".join(f"{k}={v}" for k, v in game.info.custom_rules(game.config_dict()).items())
+    return (f"the compiled Lost Cities kernel scores by the published LC-6 numbers (cost 20, bonus 20 "
+            f"from 8 cards), not {custom}")
+
+
 def play_many(game: LostCities, policies: Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
     """``n`` matches of ``game`` from fresh deals of ``seed`` (see :func:`cardtable.kernels.play_many`)."""
@@ -411,3 +424,20 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     """The compiled heuristic's action (playing ``style``) for the seat to move of ``s``."""
     return int(_heuristic(s, style_vector(style)))
+
+
+def row_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:
+    """The measures of :func:`cardtable.lab.measures.measures_of` the kernel can tell (for
+    :func:`cardtable.lab.engines.kernel_row`)."""
+    return {"rounds": float(rounds), "margin": float(abs(scores[0] - scores[1])),
+            "wagers_played": float(counts["wager"])}
+
+
+def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
+    """The engine's typed-event counts from the kernel's per-action counts (round 1 is
+    dealt with the match, so it has no ``round_started``; kinds that did not happen are
+    left out, as :func:`cardtable.lab.measures.count_event_kinds` does)."""
+    kinds = {"card_played": counts["play"] + counts["wager"] + counts["discard"],
+             "card_drawn": counts["draw deck"] + counts["draw pile"],
+             "round_ended": rounds, "round_started": rounds - 1, "match_ended": 1}
+    return {kind: n for kind, n in kinds.items() if n}
