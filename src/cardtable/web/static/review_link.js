@@ -17,9 +17,12 @@ export function reviewLink(id, matchId, seat, { small = false } = {}) {
     href: reviewHref(matchId, seat), title: messagesLoaded() ? msg("web.review.open_help") : null,
   }, "◎ ", label);
   if (!messagesLoaded()) {
+    // a morphing redraw may have kept an earlier copy of the link: each one gets its words
     loadMessages().then(() => {
-      label.textContent = msg("web.review.open");
-      a.title = msg("web.review.open_help");
+      for (const link of new Set([a, ...document.querySelectorAll("a.review-link")])) {
+        if (link.lastChild && !link.lastChild.textContent) link.lastChild.textContent = msg("web.review.open");
+        link.title = msg("web.review.open_help");
+      }
     }, () => {});
   }
   return a;
