@@ -12,7 +12,7 @@ import { Connection } from "./net.js";
 import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
 import { ChatPanel } from "./chat.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
-import { loadGame, gameModule } from "./games/index.js";
+import { loadCatalog, loadGame, gameModule } from "./games/index.js";
 import {
   announcer, announce, animateMoves, cardPlaces, yourTurn, soundOn, setSound, notifyOn, setNotify,
 } from "./feedback.js";
@@ -114,7 +114,7 @@ export class TablePage {
     this.root.addEventListener("click", this.onCardClick);
     announcer(); // the live region is there before anything is said in it
     loadMessages().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
-    api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
+    loadCatalog().then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
       // what the link is for: its seat and the match, to say so above the name field
