@@ -20,6 +20,7 @@ from cardtable import records
 from cardtable.agents import agent_names, check_agent_spec, make_agent
 from cardtable.protocol import Game
 from cardtable.gameflags import game_argument, given_options, option_values, with_game_options
+from cardtable.i18n import message
 from cardtable.registry import game_info, game_names, load_game
 
 app = typer.Typer(
@@ -134,20 +135,21 @@ def play(
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = save or default_save_dir() / f"{game.name}-{stamp}-seed{seed}.json"
     agents = {s: make_agent(n, game, seed=state.seed * 31 + s) for s, n in ai_names.items()}
-    console.rule(f"{game.title} — seed {state.seed} — you are seat {seat}")
+    console.rule(message("terminal.title", lang, game=message(f"game.{game.name}", lang), seed=state.seed, seat=seat))
     TerminalMatch(state, human=seat, agents=agents, players=names, console=console,
-                  lang=lang, save_path=save_path, hint=_hint_engine(seat)).run()
+                  lang=lang, save_path=save_path, hint=_hint_engine(seat, lang)).run()
 
 
-def _hint_engine(seat: int) -> Any:
-    """The search AI's hint for ``seat`` (computed from that seat's view only)."""
+def _hint_engine(seat: int, lang: str = "en") -> Any:
+    """The search AI's hint for ``seat`` (computed from that seat's view only) in ``lang``."""
     try:
-        from cardtable.agents.search import hint_text
+        from cardtable.agents.search import hint_facts
+        from cardtable.console.play import hint_line
     except ImportError:  # pragma: no cover - search agent not installed
         return None
 
     def hint(state: Any) -> str:
-        return str(hint_text(state, seat))
+        return hint_line(hint_facts(state, seat, seed=len(state.history)), state.game.name, lang)
 
     return hint
 
