@@ -86,7 +86,7 @@ _TEXT: dict[str, dict[str, str]] = {
         "first_lead": "First lead of the round: {card} (LR-6)",
     },
     "ru": {
-        "title": "Потерянные ранги — раунд {round}",
+        "title": "Пропавшие солдаты — раунд {round}",
         "tiebreak": " (дополнительный {n})",
         "of": " из {n}",
         "target": "до {n} очков",
@@ -164,7 +164,7 @@ def card_text(name: str | None, lang: str = "en") -> Text:
         return Text(_t(lang)["hidden"], style="dim")
     card = parse_french(name)
     if card == 52:
-        return Text("Spy", style=SPY_STYLE)
+        return Text(message("card.spy", lang), style=SPY_STYLE)
     return Text(pretty_french(card), style=SUIT_STYLES[card // 13])
 
 

@@ -177,7 +177,7 @@ class TerminalMatch:
             except IllegalAction as err:
                 reason = str(err) if err.refusal is None else render_refusal(err.refusal, self.lang)
                 if meant is not None:
-                    reason = f"{word} = {meant}: {reason}"
+                    reason = f"{word} = {self.move_text(meant)}: {reason}"
                 self.console.print(f"[red]{escape(reason)}[/]")
                 self.console.print(self._legal_table(choices))
 
