@@ -536,7 +536,7 @@ export class TablePage {
 
   logBox(ctx, game) {
     const details = h("details.logbox", { open: window.innerWidth > 820 ? true : null },
-      h("summary", null, t("move_log"), h("span.muted", null, ` (${this.log.length})`)));
+      h("summary", null, t("match.move_log"), h("span.muted", null, ` (${this.log.length})`)));
     const shown = this.log.slice(-300);
     // numbered by the move's own number, with room for its digits
     const last = shown.length ? shown[shown.length - 1].seq : 0;
@@ -618,10 +618,10 @@ export class TablePage {
       return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
     }
     if (this.modal.kind === "round") {
-      title = t("round_over", { n: this.modal.index + 1 });
+      title = t("match.round_over", { n: this.modal.index + 1 });
       body = game.roundSummary(ctx, this.modal.index);
     } else if (this.modal.kind === "match") {
-      title = t("match_over");
+      title = t("match.over");
       const ending = endingVerdict(this);
       body = ending ? h("div.summary", null, h("p.verdict", null, ending), game.scoresTable(ctx)) : game.matchSummary(ctx);
     } else {
