@@ -333,6 +333,7 @@ def replay(
     seat: int = typer.Option(0, "--seat", metavar="N", help="Whose view to show the table from."),
     board: bool = typer.Option(False, "--board", help="Show the table after every move."),
     step: bool = typer.Option(False, "--step", help="Wait for Enter after every move."),
+    lang: str = typer.Option("en", "--lang", metavar="LANG", help="Language of the moves and dates: en or ru."),
 ) -> None:
     """Show a saved game move by move.
 
@@ -340,7 +341,10 @@ def replay(
     the one the moves reach.
     """
     from cardtable.console.play import renderer_for
+    from cardtable.i18n.dates import saved_text
 
+    if lang not in ("en", "ru"):
+        raise fail(f"--lang must be en or ru, not {lang!r}")
     try:
         record = records.load(path)
         final = records.replay(record)  # validates every move and the stored result
@@ -354,19 +358,21 @@ def replay(
     config = ", ".join(f"{k}={v}" for k, v in game.config_dict().items())
     console.print(f"{game.title} ({config}), seed {record['seed']}; players: {', '.join(map(str, players))}",
                   style="bold", markup=False)
+    if record.get("saved"):
+        console.print(message("terminal.saved_on", lang, date=saved_text(str(record["saved"]), lang)), markup=False)
     state = records.new_state_of(record)
     rounds_seen = 0
     for number, action in enumerate(final.history, start=1):
         event = state.apply_action(action)
         view = state.view(seat)
-        line = renderer.describe(event, view, lang="en")
+        line = renderer.describe(event, view, lang=lang)
         console.print(f"[dim]{number:>4}[/] {line}")
         if len(view["round_scores"]) > rounds_seen:
             rounds_seen = len(view["round_scores"])
             console.print(f"[bold]Round {rounds_seen} scores: {_scores_text(view['round_scores'][-1])} — "
                           f"totals {_scores_text(view['scores'])}[/]")
         if board:
-            console.print(renderer.render(view, lang="en"))
+            console.print(renderer.render(view, lang=lang))
         if step:
             input("[Enter] ")
     if final.is_terminal():

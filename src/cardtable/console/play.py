@@ -167,7 +167,7 @@ class TerminalMatch:
                     self.console.print(self.hint(self.state))
                 continue
             meant = self.keys.resolve(word, self.state.view(self.human))
-            if meant is None and any(ch.isdigit() for ch in word):
+            if meant is None and " " not in word and any(ch.isdigit() for ch in word):  # a key, not a move
                 keys = ", ".join(k for k, _, _ in choices)
                 self.console.print(f"[red]{escape(self._t('not_a_key', raw=repr(raw), keys=keys))}[/]")
                 self.console.print(self._legal_table(choices))

@@ -55,7 +55,7 @@ def plural_category(n: int, lang: str) -> str:
     return "one" if n == 1 else "other"
 
 
-def _matching(text: str, start: int) -> int:
+def closing_brace(text: str, start: int) -> int:
     """The index of the ``}`` closing the ``{`` at ``start``."""
     depth = 0
     for i in range(start, len(text)):
@@ -82,7 +82,7 @@ def branches(body: str) -> dict[str, str]:
             continue
         brace = body.index("{", i)
         selector = body[i:brace].strip()
-        end = _matching(body, brace)
+        end = closing_brace(body, brace)
         found[selector] = body[brace + 1:end]
         i = end + 1
     if "other" not in found:
@@ -110,7 +110,7 @@ def format_message(template: str, lang: str, **params: Any) -> str:
             out.append(template[i])
             i += 1
             continue
-        end = _matching(template, i)
+        end = closing_brace(template, i)
         inner = template[i + 1:end]
         name, _, rest = inner.partition(",")
         kind, _, body = rest.partition(",")

@@ -403,12 +403,13 @@ function template(key, params) {
 
 /** The shared catalog's message `key` in the page's language (English if it has none). */
 function shared(key) {
-  if (!refusalCatalog) return undefined;
-  const own = (refusalCatalog[lang] || refusalCatalog.en).messages[key];
+  const own = refusalCatalog ? (refusalCatalog[lang] || refusalCatalog.en).messages[key] : undefined;
   if (own !== undefined) return own;
-  if (!missing.has(`${lang}:${key}`)) console.warn(`cardtable: missing message ${lang}:${key}`);
+  if (!missing.has(`${lang}:${key}`)) {
+    console.warn(`cardtable: missing translation ${lang}:${key} (shared catalog${refusalCatalog ? "" : " not loaded"})`);
+  }
   missing.add(`${lang}:${key}`);
-  return refusalCatalog.en.messages[key];
+  return refusalCatalog ? refusalCatalog.en.messages[key] : undefined;
 }
 
 /** The translation of `key` with {placeholders} filled from `params`. */
@@ -446,6 +447,14 @@ export function ordinal(n) {
   if (lang === "ru") return `${n}-й`;
   const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${s}`;
+}
+
+/** A moment (ms since the epoch) in the page's language and local time zone, by
+ * Intl.DateTimeFormat: "1 Dec 2026, 10:45" / "1 дек. 2026 г., 10:45"; the date only
+ * without `time`. */
+export function dateText(ms, { time = true } = {}) {
+  const style = time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
+  return new Intl.DateTimeFormat(lang, style).format(new Date(ms));
 }
 
 /** A text given in both languages (``{en, ru}``, from the server) in the page's language. */
