@@ -215,3 +215,24 @@ def test_the_terminal_in_russian_speaks_no_english(name: str, options: dict[str,
     words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", text)}
     leaked = words & english_words()
     assert not leaked, f"English words in the Russian terminal ({name}): {sorted(leaked)}"
+
+
+# ------------------------------------------------------------------ dates
+def test_cardtable_replay_prints_the_saved_date_in_the_locales_format(tmp_path: Path) -> None:
+    """The record's "saved" stamp, in Russian by CLDR (Babel): "1 дек. 2026 г., 12:50"."""
+    from typer.testing import CliRunner
+
+    from cardtable import cli, records
+
+    state = load_game("lost-cities", rounds=1).new_state(seed=2)
+    state.apply_action(state.legal_actions()[0])
+    record = records.record_of(state, players=["you", "random"])
+    record["saved"] = "2026-03-05T09:07:00+00:00"
+    path = records.save(tmp_path / "lc.json", record)
+    expected = {"ru": message("terminal.saved_on", "ru", date=""), "en": message("terminal.saved_on", "en", date="")}
+    for lang, month in (("ru", "мар. 2026"), ("en", "Mar")):
+        res = CliRunner().invoke(cli.app, ["replay", str(path), "--lang", lang])
+        assert res.exit_code == 0, res.output
+        line = next(x for x in res.output.splitlines() if x.startswith(expected[lang]))
+        assert month in line and re.search(r"\d{1,2}:07", line), line
+    assert "Вы " in CliRunner().invoke(cli.app, ["replay", str(path), "--lang", "ru"]).output

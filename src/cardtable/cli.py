@@ -356,8 +356,8 @@ def replay(
     renderer = renderer_for(game.name)
     players = record.get("players") or [f"seat {i}" for i in range(game.num_players)]
     config = ", ".join(f"{k}={v}" for k, v in game.config_dict().items())
-    console.print(f"{game.title} ({config}), seed {record['seed']}; players: {', '.join(map(str, players))}",
-                  style="bold", markup=False)
+    console.print(message("terminal.replay_head", lang, game=message(f"game.{game.name}", lang), config=config,
+                          seed=record["seed"], players=", ".join(map(str, players))), style="bold", markup=False)
     if record.get("saved"):
         console.print(message("terminal.saved_on", lang, date=saved_text(str(record["saved"]), lang)), markup=False)
     state = records.new_state_of(record)
@@ -369,17 +369,17 @@ def replay(
         console.print(f"[dim]{number:>4}[/] {line}")
         if len(view["round_scores"]) > rounds_seen:
             rounds_seen = len(view["round_scores"])
-            console.print(f"[bold]Round {rounds_seen} scores: {_scores_text(view['round_scores'][-1])} — "
-                          f"totals {_scores_text(view['scores'])}[/]")
+            console.print(message("terminal.replay_round", lang, n=rounds_seen, scores=_scores_text(view["round_scores"][-1]),
+                                  totals=_scores_text(view["scores"])), style="bold", markup=False)
         if board:
             console.print(renderer.render(view, lang=lang))
         if step:
             input("[Enter] ")
     if final.is_terminal():
-        console.rule("Result")
+        console.rule(message("terminal.result", lang))
         console.print(_result_table(final.result(), [str(p) for p in players]))
     else:
-        console.print(f"[yellow]The record stops after move {len(final.history)}; the match is not finished.[/]")
+        console.print(message("terminal.replay_unfinished", lang, n=len(final.history)), style="yellow", markup=False)
 
 
 def _register_arena() -> None:
