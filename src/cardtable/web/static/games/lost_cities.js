@@ -218,13 +218,14 @@ function verdict(ctx) {
   const r = ctx.result;
   if (!r) return t("match.over");
   const [a, b] = r.scores;
-  if (r.winner === null || r.winner === undefined) return t("verdict_draw", { score: `${num(a)}:${num(b)}` });
+  if (r.winner === null || r.winner === undefined) return t("match.verdict", { outcome: "draw", score: `${num(a)}:${num(b)}` });
   if (ctx.you !== null) {
     const mine = r.scores[ctx.you];
     const theirs = r.scores[1 - ctx.you];
-    return t(r.winner === ctx.you ? "verdict_win" : "verdict_lose", { score: `${num(mine)}:${num(theirs)}` });
+    return t("match.verdict", { outcome: r.winner === ctx.you ? "win" : "lose", score: `${num(mine)}:${num(theirs)}` });
   }
-  return t("verdict_wins", { name: ctx.name(r.winner), score: `${num(r.scores[r.winner])}:${num(r.scores[1 - r.winner])}` });
+  return t("match.verdict", { outcome: "other", name: ctx.name(r.winner),
+    score: `${num(r.scores[r.winner])}:${num(r.scores[1 - r.winner])}` });
 }
 
 function scoreline(ctx) {
@@ -301,11 +302,11 @@ function roundSummary(ctx, index) {
   const totals = [0, 0];
   for (const r of v.round_scores.slice(0, index + 1)) { totals[0] += r[0]; totals[1] += r[1]; }
   return h("div.summary", null, table,
-    h("p.totals", null, t("match_after_round", { n: index + 1 }), " ",
+    h("p.totals", null, t("match.after_round", { n: index + 1 }), " ",
       h("b", null, `${ctx.name(me)} ${num(totals[me])} : ${num(totals[opp])} ${ctx.name(opp)}`)),
     index + 1 < v.rounds && ctx.status !== "finished"
-      ? h("p.muted", null, v.starter === ctx.you ? t("next_round_starts_you")
-        : t("next_round_starts", { name: ctx.name(v.starter) })) : null);
+      ? h("p.muted", null, t("match.next_round", { person: v.starter === ctx.you ? "you" : "other", name: ctx.name(v.starter) }))
+      : null);
 }
 
 function scoresTable(ctx) {

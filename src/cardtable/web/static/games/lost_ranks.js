@@ -244,9 +244,8 @@ function verdict(ctx) {
   const r = ctx.result || {};
   const winner = v.winner ?? r.winner;
   const score = `${v.army_scores.red}:${v.army_scores.black}`;
-  if (!winner) return t("lr_verdict_draw", { score });
-  if (v.army) return t(winner === v.army ? "lr_verdict_win" : "lr_verdict_lose", { army: t(`army_${winner}`), score });
-  return t("lr_verdict_army", { army: t(`army_${winner}`), score });
+  if (!winner) return t("match.army_verdict", { outcome: "draw", score });
+  return t("match.army_verdict", { outcome: v.army && winner === v.army ? "win" : "other", army: winner, score });
 }
 
 function scoreline(ctx) {
