@@ -5,7 +5,7 @@
 import {
   h, clear, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus,
 } from "./util.js";
-import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
+import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, rulesHref, dateText } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
 import { reviewLink } from "./review_link.js";
 import { tutorialLink } from "./tutorial.js";
@@ -460,5 +460,5 @@ export function optionsSummary(description, config) {
 
 /** A date and time in the page's language: "1 Dec 2026, 10:45". */
 export function when(ms) {
-  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
+  return dateText(ms);
 }

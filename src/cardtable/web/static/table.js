@@ -5,12 +5,11 @@ import {
   h, clear, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
   keepingFocus,
 } from "./util.js";
-import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
+import { t, gameTitle, agentLabel, agentHelp, loadCatalog, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
 import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
 import { ChatPanel } from "./chat.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
-import { loadMessages } from "./messages.js";
 import { hintChances } from "./hint_chances.js";
 import { reviewLink } from "./review_link.js";
 import lostCities from "./games/lost_cities.js";
@@ -90,7 +89,7 @@ export class TablePage {
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
     this.root.addEventListener("click", this.onCardClick);
-    loadMessages().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
+    loadCatalog().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
     api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
@@ -541,7 +540,7 @@ export class TablePage {
 
   logBox(ctx, game) {
     const details = h("details.logbox", { open: window.innerWidth > 820 ? true : null },
-      h("summary", null, t("move_log"), h("span.muted", null, ` (${this.log.length})`)));
+      h("summary", null, t("match.move_log"), h("span.muted", null, ` (${this.log.length})`)));
     const shown = this.log.slice(-300);
     // numbered by the move's own number, with room for its digits
     const last = shown.length ? shown[shown.length - 1].seq : 0;
@@ -623,10 +622,10 @@ export class TablePage {
       return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
     }
     if (this.modal.kind === "round") {
-      title = t("round_over", { n: this.modal.index + 1 });
+      title = t("match.round_over", { n: this.modal.index + 1 });
       body = game.roundSummary(ctx, this.modal.index);
     } else if (this.modal.kind === "match") {
-      title = t("match_over");
+      title = t("match.over");
       const ending = endingVerdict(this);
       body = ending ? h("div.summary", null, h("p.verdict", null, ending), game.scoresTable(ctx)) : game.matchSummary(ctx);
     } else {
