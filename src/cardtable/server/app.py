@@ -29,6 +29,7 @@ from cardtable.server.account_api import install_account_routes, session_user
 from cardtable.server.review import Analyses
 from cardtable.server.accounts import Accounts, User
 from cardtable.server import chat
+from cardtable.server.clocks import ClockOptions
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
@@ -75,6 +76,7 @@ def create_app(
         rooms = app.state.rooms = Rooms(store, cfg, limits)
         app.state.analyses = Analyses(rooms.searches)
         rooms.start()
+        await rooms.start_clocks()
         try:
             yield
         finally:
@@ -424,6 +426,9 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
         options[flag] = value
     options["fixed_seed"] = seed is not None
     options["chat"] = chat.check_mode(body.get("chat"))
+    clock = ClockOptions.parse(body.get("clock"))
+    if clock is not None:
+        options["clock"] = clock.as_json()
     if rated:
         if options["hints"]:
             raise ProtocolError("bad_message", "a rated match has no hints: leave out 'hints' or send false")
