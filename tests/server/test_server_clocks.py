@@ -6,6 +6,7 @@ task is woken by hand, so nothing waits on real time."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -263,3 +264,64 @@ def test_a_restarted_server_handles_the_expired_deadline_once(db: str, clock: Ma
     with ServerThread(db, wall_clock=clock) as srv:
         again = srv.http.get(f"/api/matches/{mid}/state").json()
         assert again["seq"] == state["seq"] and again["clock"]["deadline"] == START + 3600 + 30
+
+
+def turn_events(srv: ServerThread, query: str) -> tuple[httpx.Client, Any, Iterator[str]]:
+    client = httpx.Client(base_url=srv.base, timeout=CEILING)
+    stream = client.stream("GET", "/api/turns/events", params={"matches": query})
+    response = stream.__enter__()
+    return client, (stream, response), response.iter_lines()
+
+
+def next_turn(lines: Iterator[str]) -> Msg:
+    """The data of the next ``turn`` event (comments and keep-alives skipped)."""
+    kind = None
+    for line in lines:
+        if line.startswith("event: "):
+            kind = line[len("event: "):]
+        elif line.startswith("data: ") and kind == "turn":
+            data: Msg = json.loads(line[len("data: "):])
+            return data
+    raise AssertionError("the turn event stream ended")
+
+
+def test_a_correspondence_match_tells_the_watching_pages_whose_turn_it_is(srv: ServerThread) -> None:
+    mid, (a, b) = seated(srv, "lost-cities", {"rounds": 1}, {"per": "move", "seconds": 2 * 86400})
+    other_mid = srv.create("lost-cities", {"rounds": 1})["match"]
+    client, (stream, response), lines = turn_events(srv, f"{mid},{other_mid}")
+    try:
+        assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
+        assert next(line for line in lines if line.startswith(":")) == ": ready"
+        with a, b:
+            state = sync(a)
+            assert state["clock"]["correspondence"] is True
+            mover, other = turn_of(a)
+            play_turn((a, b)[mover], mover)
+            news = next_turn(lines)
+            assert news["match"] == mid and news["current_player"] == other and news["status"] == "active"
+            assert news["clock"]["seat"] == other and news["clock"]["correspondence"] is True
+            (a, b)[other].send({"type": "resign", "confirm": True})
+            ended = next_turn(lines)
+            assert ended["match"] == mid and ended["status"] == "finished" and ended["current_player"] is None
+    finally:
+        stream.__exit__(None, None, None)
+        client.close()
+
+
+def test_the_turn_feed_refuses_bad_match_lists(srv: ServerThread) -> None:
+    for query, says in (("", "must list the ids"), (",,", "must list the ids"),
+                        ("not an id!", "not a match id"), (",".join(["abcdefghijkl"] * 51), "at most 50")):
+        r = srv.http.get("/api/turns/events", params={"matches": query})
+        assert r.status_code == 400 and r.json()["code"] == "bad_message" and says in r.json()["message"], r.text
+
+
+def test_the_turn_feed_is_bounded(db: str, clock: ManualClock) -> None:
+    with ServerThread(db, wall_clock=clock, max_lobby_subscribers=1) as srv:
+        client, (stream, response), lines = turn_events(srv, "abcdefghijkl")
+        try:
+            assert next(line for line in lines if line.startswith(":")) == ": ready"
+            refused = srv.http.get("/api/turns/events", params={"matches": "abcdefghijkl"})
+            assert refused.status_code == 503 and refused.json()["code"] == "busy"
+        finally:
+            stream.__exit__(None, None, None)
+            client.close()

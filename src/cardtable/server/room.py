@@ -40,6 +40,7 @@ from cardtable.server.errors import ProtocolError, reason_body
 from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock, WallClock
 from cardtable.server.lobby import LobbyFeed
 from cardtable.server.store import MatchRow, SeatRow, Store
+from cardtable.server.turns import TurnFeed
 from cardtable.server.validate import is_match_id
 from cardtable.server.views import (
     Key,
@@ -237,6 +238,8 @@ class Room:
         self._finish_task: asyncio.Task[None] | None = None
         self.announce: Callable[[Room, str], None] = lambda room, change: None
         """Tells the lobby of a change to this match (set by :class:`Rooms`)."""
+        self.on_turn: Callable[[Room], None] = lambda room: None
+        """Tells the pages watching this match's turns that a new seat is to move or it ended."""
         self.broken: str | None = None
         self.outcome: dict[str, Any] | None = row.result if row.ending is not None else None
         """The result of a match ended early (resigned, agreed drawn, aborted:
@@ -646,6 +649,8 @@ class Room:
                 ack["id"] = req_id
             conn.send(dumps(ack))
         self._broadcast_update(line)
+        if self.finished or self.state.current_player() != seat:
+            self.on_turn(self)
         if self.finished:
             self._record_finish(self.state.result(), None)
         else:
@@ -661,6 +666,7 @@ class Room:
         self.agreed.clear()
         self._views = {}
         self._tick_clock()
+        self.on_turn(self)
         self._record_finish(result, str(result["ending"]))
         self.broadcast(self.state_message)
 
@@ -988,6 +994,8 @@ class Rooms:
         self.searches = SearchPool(settings.ai_workers, settings.max_queued_searches)
         self.lobby = LobbyFeed(settings.max_lobby_subscribers)
         """News of listed matches for the lobby pages (``/api/lobby/events``)."""
+        self.turns = TurnFeed(settings.max_lobby_subscribers)
+        """News of whose turn it is in given matches (``/api/turns/events``)."""
         self.rooms: dict[str, Room] = {}
         self.deadlines = Deadlines(settings.wall_clock, self._expire)
         """The running match clocks of every match, earliest first (:mod:`cardtable.server.clocks`)."""
@@ -1038,6 +1046,7 @@ class Rooms:
                 raise ProtocolError("corrupt", "this match cannot be rebuilt from its stored moves",
                                     status=500) from None
             room.announce = self.announce
+            room.on_turn = self.publish_turn
             room.deadlines = self.deadlines
             self.rooms[match_id] = room
             self._loading.pop(match_id, None)
@@ -1061,6 +1070,7 @@ class Rooms:
     def add(self, room: Room) -> None:
         """A new match: kept in memory, and announced to the lobby if it is listed."""
         room.announce = self.announce
+        room.on_turn = self.publish_turn
         room.deadlines = self.deadlines
         self.rooms[room.id] = room
         room.resume_clock()
@@ -1070,6 +1080,13 @@ class Rooms:
         """Tell the lobby pages of a change to ``room``, if the lobby lists it."""
         if room.row.options.get("listed"):
             self.lobby.publish(room.id, change)
+
+    def publish_turn(self, room: Room) -> None:
+        """Tell the pages watching ``room``'s turns (:class:`~cardtable.server.turns.TurnFeed`)."""
+        if self.turns.watched(room.id):
+            self.turns.publish(room.id, {"match": room.id, "seq": room.seq, "status": room.status(),
+                                         "current_player": None if room.finished else room.state.current_player(),
+                                         "clock": room.clock_info()})
 
     def check_hint(self, address: str) -> None:
         """Count a hint asked for by ``address`` (``rate_limited`` past the limit)."""
