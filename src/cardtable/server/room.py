@@ -58,11 +58,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 6
+PROTOCOL_REVISION = 7
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
 seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
 claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings;
-5 adds resigning, aborting, draws and rematches (:mod:`cardtable.server.lifecycle`)."""
+5 adds resigning, aborting, draws and rematches (:mod:`cardtable.server.lifecycle`); 6 chat and
+analysis; 7 match clocks (:mod:`cardtable.server.clocks`) and turn news (:mod:`cardtable.server.turns`)."""
 
 
 def hash_token(token: str) -> str:
