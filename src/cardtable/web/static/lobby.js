@@ -7,6 +7,7 @@ import {
 } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
+import { clockFields, clockOption, listenTurns, formatClock } from "./clock.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -25,7 +26,7 @@ export class LobbyPage {
     this.infos = {};
     this.error = null;
     this.created = null; // the last created match with invites
-    this.form = { game: "lost-cities", config: {}, seats: null, listed: false, rated: false };
+    this.form = { game: "lost-cities", config: {}, seats: null, listed: false, rated: false, clock: "", onTimeout: "ai" };
     this.user = null; // the signed-in account: seat 1 is theirs, and the match may be rated
   }
 
@@ -42,6 +43,7 @@ export class LobbyPage {
     this.render();
     this.refresh();
     this.listen();
+    this.turns = listenTurns(mySeats(), () => this.refresh({ open: false }));
     // the open list is pushed (listen); the timer still updates "Your matches"
     this.timer = setInterval(() => this.refresh({ open: !this.feedOpen }), 15000);
     // another tab took a seat or forgot one: show it here too
@@ -88,6 +90,7 @@ export class LobbyPage {
   stop() {
     clearInterval(this.timer);
     if (this.feed) this.feed.close();
+    if (this.turns) this.turns.close();
     window.removeEventListener("storage", this.onStorage);
   }
 
@@ -146,7 +149,7 @@ export class LobbyPage {
     try {
       const r = await api("POST", "/api/matches", {
         game: game.name, config: this.form.config, seats, listed: this.form.listed,
-        rated: Boolean(this.user && this.form.rated),
+        rated: Boolean(this.user && this.form.rated), clock: clockOption(this.form),
       });
       const invites = {};
       for (const s of r.seats) if (s.kind === "human" && s.seat !== 0) invites[s.seat] = s.invite;
@@ -211,6 +214,7 @@ export class LobbyPage {
     panel.append(tiles);
     panel.append(this.optionsFields());
     panel.append(this.seatsFields());
+    panel.append(clockFields(this.form, () => this.render()));
     panel.append(h("label.check", null,
       h("input", { type: "checkbox", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }),
       " ", t("listed")));
@@ -351,6 +355,9 @@ export class LobbyPage {
         created ? h("time.match-date.muted.small", { datetime: new Date(created).toISOString() }, when(created)) : null,
         info ? h("span.match-standing.small", null, this.standing(info)) : null,
         h("span.match-status", null, status),
+        mineTurn && info.clock && info.clock.remaining[m.seat] !== null
+          ? h("span.match-clock-left.small", null, t("clock_left", { time: formatClock(info.clock.remaining[m.seat]) }))
+          : null,
         finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
         h("button.link", {
           type: "button", title: t("forget_help"),
