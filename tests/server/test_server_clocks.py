@@ -7,13 +7,14 @@ task is woken by hand, so nothing waits on real time."""
 from __future__ import annotations
 
 import json
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from srvkit import CEILING, ServerThread, WsClient, eventually, join
+from srvkit import BACKENDS, CEILING, ServerThread, WsClient, db_url_for, eventually, join
 
 from cardtable.server.limits import ManualClock
 
@@ -21,9 +22,10 @@ Msg = dict[str, Any]
 START = 1_800_000_000.0
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'clocks.db'}"
+@pytest.fixture(params=BACKENDS)
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """SQLite, and PostgreSQL when ``CARDTABLE_TEST_PG`` is set (srvkit.BACKENDS)."""
+    return db_url_for(str(request.param), tmp_path)
 
 
 @pytest.fixture
@@ -223,8 +225,9 @@ def test_per_match_bank_is_spent_only_on_its_own_turns(srv: ServerThread, clock:
 
 def test_ai_seats_have_no_clock_and_a_rated_loss_on_time_is_rated(srv: ServerThread, clock: ManualClock) -> None:
     b = httpx.Client(base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
+    name = f"Slow{secrets.token_hex(3)}"  # (a PostgreSQL test database is shared by the runs)
     try:
-        assert b.post("/api/account/signup", json={"name": "Slow", "password": "correct horse"}).status_code == 201
+        assert b.post("/api/account/signup", json={"name": name, "password": "correct horse"}).status_code == 201
         made = b.post("/api/matches", json={
             "game": "lost-cities", "config": {"rounds": 1}, "rated": True,
             "clock": {"per": "move", "seconds": 60, "on_timeout": "lose"},
@@ -236,10 +239,10 @@ def test_ai_seats_have_no_clock_and_a_rated_loss_on_time_is_rated(srv: ServerThr
         assert info["remaining"][1] is None and info["remaining"][0] > 0, "the AI seat has no clock"
         advance(srv, clock, info["deadline"] - clock.now())
         eventually(lambda: b.get(f"/api/matches/{mid}").json()["ending"] == "timeout", "no loss on time")
-        eventually(lambda: "Slow" in {e["name"] for e in b.get(
+        eventually(lambda: name in {e["name"] for e in b.get(
             "/api/leaderboard", params={"game": "lost-cities"}).json()["entries"]}, "the loss was not rated")
         board = {e["name"]: e for e in b.get("/api/leaderboard", params={"game": "lost-cities"}).json()["entries"]}
-        assert board["Slow"]["rating"] < 1500 and board["Slow"]["games"] == 1
+        assert board[name]["rating"] < 1500 and board[name]["games"] == 1
     finally:
         b.close()
 

@@ -185,6 +185,11 @@ _INSERT_EVENT_SQL = {
     "postgresql": "INSERT INTO events (match_id, seq, seat, action, text, ts) VALUES (%s, %s, %s, %s, %s, %s)",
 }
 
+_SAVE_CLOCK_SQL = {
+    "sqlite": "UPDATE matches SET clock = ?, deadline = ? WHERE id = ?",
+    "postgresql": "UPDATE matches SET clock = %s, deadline = %s WHERE id = %s",
+}
+
 
 @dataclass
 class SeatRow:
@@ -566,11 +571,12 @@ class Store:
 
     async def save_clock(self, match_id: str, clock: dict[str, Any] | None, deadline: float | None) -> None:
         """Store the match clock's state and its running ``deadline`` (``None``: none runs)."""
-        text = None if clock is None else json.dumps(clock)
+        row = (None if clock is None else json.dumps(clock), deadline, match_id)
+        sql = _SAVE_CLOCK_SQL[self.backend]
 
         def op(conn: Connection) -> None:
-            conn.execute(update(matches_table).where(matches_table.c.id == match_id)
-                         .values(clock=text, deadline=deadline))
+            # On the path of a timed match's every change of turn: plain driver SQL, as append_move.
+            conn.exec_driver_sql(sql, row)
 
         await self._submit(op)
 
