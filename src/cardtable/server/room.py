@@ -237,6 +237,7 @@ class Room:
         self._views: dict[Key, tuple[dict[str, JSON], str]] = {}
         self._ai_task: asyncio.Task[None] | None = None
         self._finish_task: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
         self.announce: Callable[[Room, str], None] = lambda room, change: None
         """Tells the lobby of a change to this match (set by :class:`Rooms`)."""
         self.on_turn: Callable[[Room], None] = lambda room: None
@@ -739,7 +740,7 @@ class Room:
         if self.deadlines is not None:
             self.deadlines.set(self.id, self.clock.deadline)
         if self.clock.seat != self.timed_seat():
-            asyncio.get_running_loop().create_task(self._locked_clock_moved())
+            self._clock_task = asyncio.get_running_loop().create_task(self._locked_clock_moved())
 
     async def _locked_clock_moved(self) -> None:
         async with self.lock:
@@ -799,7 +800,7 @@ class Room:
 
     def is_idle(self, now: float, idle_seconds: float) -> bool:
         """Nobody connected, no AI thinking or storing, untouched for ``idle_seconds``."""
-        busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task))
+        busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task, self._clock_task))
         return (not busy and not self.lock.locked() and self.connection_count() == 0
                 and now - self.last_used >= idle_seconds)
 
