@@ -121,3 +121,32 @@ def test_the_lobby_creates_a_match_with_the_chosen_clock(browser: Any, server: L
         page.wait_for_selector(".match-clock .clock-seat[data-seat='0']")
     finally:
         ctx.close()
+
+
+def test_the_lobby_hears_when_the_turn_comes_to_a_correspondence_player(browser: Any, server: LiveServer,
+                                                                        clock: ManualClock, tracker: Tracker) -> None:
+    made = server.create("lost-cities", {"rounds": 1}, [{"kind": "human"}, {"kind": "human"}],
+                         clock={"per": "move", "seconds": 86400, "on_timeout": "ai"})
+    mid = made["match"]
+    mover = server.http.get(f"/api/matches/{mid}").json()["current_player"]
+    mine = 1 - mover
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.add_init_script("localStorage.setItem('cardtable.name', 'Cy'); window.__turns = []; "
+                             "window.addEventListener('cardtable:your-turn', (e) => window.__turns.push(e.detail));")
+        page.goto(made["seats"][mine]["invite"])
+        page.wait_for_selector(".lc-board")
+        with server.client(mid, made["seats"][mover]["token"]) as opponent:
+            opponent.wait("state")
+            page.goto(server.base + "/")
+            item = f".match-list li[data-match='{mid}']"
+            page.wait_for_selector(f"{item} .match-status:has-text('waiting for')")
+            assert page.evaluate("() => window.__turns.length") == 0
+            run_out(server, clock, mid)  # the opponent's day is up: the AI plays its turn
+            page.wait_for_selector(f"{item}.mine-turn .match-status:has-text('your turn')")
+            page.wait_for_selector(f"{item} .match-clock-left:has-text('1 d 0 h left')")
+            turn = page.evaluate("() => window.__turns[0]")
+            assert turn["match"] == mid and turn["seat"] == mine and turn["left"] == 86400
+    finally:
+        ctx.close()
