@@ -109,6 +109,10 @@ def test_bad_clock_options_are_refused_with_what_is_allowed(srv: ServerThread) -
     assert ok.status_code == 201 and ok.json()["info"]["clock"]["on_timeout"] == "ai"
     none = srv.http.post("/api/matches", json={"game": "lost-cities", "clock": None})
     assert none.status_code == 201 and none.json()["info"]["clock"] is None
+    listed = srv.http.post("/api/matches", json={"game": "lost-cities", "listed": True,
+                                                  "clock": {"per": "match", "seconds": 600, "on_timeout": "lose"}})
+    lobby = {m["id"]: m for m in srv.http.get("/api/matches", params={"status": "active"}).json()}
+    assert lobby[listed.json()["match"]]["clock"] == {"per": "match", "seconds": 600, "on_timeout": "lose"}
 
 
 def test_the_clock_waits_for_every_seat_then_is_in_every_state(srv: ServerThread, clock: ManualClock) -> None:

@@ -690,6 +690,7 @@ class Store:
                 out.append({
                     "id": r["id"], "game": r["game"], "config": json.loads(r["config"]),
                     "status": r["status"], "created": r["created"], "updated": r["updated"], "seats": [],
+                    "clock": options.get("clock"),
                 })
                 if len(out) >= limit:
                     break

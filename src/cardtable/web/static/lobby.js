@@ -7,7 +7,7 @@ import {
 } from "./util.js";
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
-import { clockFields, clockOption, listenTurns, formatClock } from "./clock.js";
+import { clockFields, clockOption, clockSummary, listenTurns, formatClock } from "./clock.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -413,7 +413,8 @@ export class LobbyPage {
       list.append(h("li", { "data-match": m.id },
         h("span.match-link", null, h("b", null, gameTitle(m.game)), " ",
           names.length ? h("span.muted", null, names.join(", ")) : null, " ",
-          free.length ? h("span.tag.open", null, t("open_seats_n", { n: free.length })) : null),
+          free.length ? h("span.tag.open", null, t("open_seats_n", { n: free.length })) : null,
+          m.clock ? h("span.tag.clock", null, clockSummary(m.clock)) : null),
         h("time.muted.small", { datetime: new Date(m.created * 1000).toISOString() }, when(m.created * 1000)),
         free.length ? h("button.primary.small.join-open", { type: "button", onclick: () => this.joinOpen(m) }, t("join_match")) : null,
         h("a.button.small", { href: `/play/${encodeURIComponent(m.id)}` }, t("watch"))));
