@@ -332,3 +332,27 @@ def test_the_turn_feed_is_bounded(db: str, clock: ManualClock) -> None:
         finally:
             stream.__exit__(None, None, None)
             client.close()
+
+
+def test_a_seat_handed_to_the_ai_stops_its_clock_and_a_per_match_bank_keeps_what_is_left(
+        srv: ServerThread, clock: ManualClock) -> None:
+    mid, (a, b) = seated(srv, "lost-cities", {"rounds": 1}, {"per": "match", "seconds": 300, "on_timeout": "lose"})
+    with a, b:
+        mover, other = turn_of(a)
+        leaving, staying = (a, b)[mover], (a, b)[other]
+        clock.advance(100)
+        staying.drain()
+        leaving.drain()
+        leaving.send({"type": "leave"})
+        stopped = staying.wait(lambda m: m.get("type") == "clock" or (
+            m.get("type") == "update" and m["clock"]["seat"] == other))
+        assert stopped["clock"]["remaining"][mover] is None, "an AI seat has no clock"
+        staying.wait(lambda m: m.get("type") in ("update", "clock") and m["clock"]["seat"] == other)
+        state = sync(staying)
+        assert state["clock"]["remaining"][other] == 300.0 and state["status"] == "active"
+        leaving.send({"type": "reclaim"})
+        leaving.wait(lambda m: m.get("type") == "seats" and m["seats"][mover]["kind"] == "human")
+        play_turn(staying, other)
+        back = leaving.wait(lambda m: m.get("type") in ("clock", "update", "state") and m.get("clock")
+                            and m["clock"]["seat"] == mover)
+        assert back["clock"]["remaining"][mover] == 200.0, "the bank kept the 200 s left when the seat left"
