@@ -111,6 +111,8 @@ def test_the_lobby_creates_a_match_with_the_chosen_clock(browser: Any, server: L
         page.select_option(".seat-row[data-seat='1'] select.seat-agent", "random")
         page.select_option("#clock-choice", "match:600")
         page.select_option("#clock-on-timeout", "lose")
+        page.locator(".clock-fields").scroll_into_view_if_needed()
+        screenshot(page, "clock-lobby", LAPTOP)
         page.click("#create")
         page.wait_for_selector(".lc-board")
         mid = re.search(r"/play/([^/?#]+)", page.url)

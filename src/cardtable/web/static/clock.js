@@ -19,10 +19,18 @@ export function formatClock(seconds) {
   return hours ? `${hours}:${mm.padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
+/** A clock's time in words: 15 s, 5 min, 8 h, 3 d. */
+export function durationLabel(seconds) {
+  if (seconds < 60) return t("clock_dur_s", { n: seconds });
+  if (seconds < 3600) return t("clock_dur_min", { n: Math.round(seconds / 60) });
+  if (seconds < 86400) return t("clock_dur_h", { n: Math.round(seconds / 3600) });
+  return t("clock_dur_d", { n: Math.round(seconds / 86400) });
+}
+
 /** What kind of clock a match has, in words (lobby lists, the clock's title). */
 export function clockSummary(clock) {
   if (!clock) return t("clock_none");
-  const time = formatClock(clock.seconds);
+  const time = durationLabel(clock.seconds);
   const kind = clock.per === "match" ? t("clock_per_match", { time }) : t("clock_per_move", { time });
   return `${kind}, ${t(clock.on_timeout === "lose" ? "clock_then_lose" : "clock_then_ai")}`;
 }
@@ -138,7 +146,7 @@ export function clockOption(form) {
 
 function choiceLabel(per, seconds) {
   if (!per) return t("clock_none");
-  const time = formatClock(seconds);
+  const time = durationLabel(seconds);
   if (per === "match") return t("clock_per_match", { time });
   return seconds >= 3600 ? t("clock_correspondence", { time }) : t("clock_per_move", { time });
 }

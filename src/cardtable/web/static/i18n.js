@@ -217,6 +217,7 @@ const EN = {
   clock_you_lost_on_time: "Your time ran out: the match is lost.",
   clock_they_lost_on_time: "{name} ran out of time: you win.", clock_lost_on_time: "{name} ran out of time.",
   clock_left: "{time} left",
+  clock_dur_s: "{n} s", clock_dur_min: "{n} min", clock_dur_h: "{n} h", clock_dur_d: "{n} d",
 };
 
 const RU = {
@@ -421,7 +422,8 @@ const RU = {
   clock_their_time_ran_out: "У игрока {name} вышло время: за него ходит ИИ.",
   clock_you_lost_on_time: "Ваше время вышло: партия проиграна.",
   clock_they_lost_on_time: "У игрока {name} вышло время: вы победили.", clock_lost_on_time: "У игрока {name} вышло время.",
-  clock_left: "осталось {time}"
+  clock_left: "осталось {time}",
+  clock_dur_s: "{n} с", clock_dur_min: "{n} мин", clock_dur_h: "{n} ч", clock_dur_d: "{n} д"
 };
 
 const DICT = { en: EN, ru: RU };
