@@ -9,7 +9,7 @@ Run::
 Prints, per Lost Cities variant, random and heuristic play-outs in actions/s (an action
 is one player decision, as in ``benchmarks/playouts.py``) with their ratios to the
 Python engine doing the same (random moves through the protocol; the heuristic's
-:func:`~cardtable.agents.lost_cities.policy_action` on the state) and to OpenSpiel,
+:func:`~cardtable.games.lost_cities.heuristic.policy_action` on the state) and to OpenSpiel,
 then the cost of exporting an engine state to the kernel and the first-call cost: a fresh process compiling into an empty numba cache, and
 one loading that cache from disk (``cache=True``).  The targets of issue #16: random
 play-outs at least 20 M actions/s for Lost Cities, heuristic ones at least 2 M.
@@ -26,7 +26,7 @@ from collections.abc import Callable
 
 from playouts import CLOCKS, cardtable_runner, measure, openspiel_runner
 
-from cardtable.agents.lost_cities import policy_action
+from cardtable.games.lost_cities.heuristic import policy_action
 from cardtable.games.lost_cities import LostCities
 from cardtable.kernels import play_many
 
@@ -69,8 +69,8 @@ def kernel_rate(options: dict[str, int], policy: str, seconds: float, clock: Cal
 
 
 def export_microseconds(clock: Callable[[], float]) -> float:
-    """Microseconds per :func:`cardtable.kernels.lost_cities.export` of mid-round states."""
-    from cardtable.kernels.lost_cities import export
+    """Microseconds per :func:`cardtable.games.lost_cities.kernel.export` of mid-round states."""
+    from cardtable.games.lost_cities.kernel import export
 
     game = LostCities()
     states = []

@@ -1,10 +1,10 @@
 """Lost Cities heuristic styles against each other: the tuning behind ``bold``.
 
 Plays every deal twice, once from each seat (duplicate matches), with the
-heuristic's :func:`~cardtable.agents.lost_cities.policy_action` on the states
+heuristic's :func:`~cardtable.games.lost_cities.heuristic.policy_action` on the states
 themselves (no JSON views): about 80 matches a second on one core.  The first style is a named
 style (default ``bold``) with optional ``field=value`` overrides of
-:class:`~cardtable.agents.lost_cities.LostCitiesStyle`; it plays against
+:class:`~cardtable.games.lost_cities.heuristic.LostCitiesStyle`; it plays against
 ``--against`` (default ``steady``, the baseline ``heuristic``)::
 
     python benchmarks/lost_cities_styles.py                         # bold vs steady, 1000 deals
@@ -23,8 +23,8 @@ import math
 import sys
 from typing import Any
 
-from cardtable.agents.lost_cities import policy_action
-from cardtable.agents.lost_cities import STYLES, LostCitiesStyle
+from cardtable.games.lost_cities.heuristic import policy_action
+from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.registry import load_game
 
 

@@ -15,7 +15,7 @@ An action is one ``apply_action`` of a player decision (our deals happen inside
 
 Lost Ranks: in Command of Two (2 players) ``draw two`` and the choice of the drawn card
 are two actions.  Per action, the time goes to ``apply_action`` and ``legal_actions``
-(their fast paths: ``LostRanksState`` in ``games/lost_ranks.py``) and, once per round,
+(their fast paths: ``LostRanksState`` in ``games/lost_ranks/rules.py``) and, once per round,
 to the deal: seeding ``random.Random`` from the round's string seed and the shuffle take
 12-15% of the instructions and are fixed by the deals' reproducibility.  On a busy machine,
 compare versions by CPU time or instruction counts (``valgrind --tool=cachegrind``),

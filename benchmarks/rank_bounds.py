@@ -30,7 +30,7 @@ import random
 from typing import Any
 
 from cardtable.agents import Observation, make_agent
-from cardtable.agents.knowledge.rank import RankKnowledge
+from cardtable.games.rank.knowledge import RankKnowledge
 from cardtable.games.rank import Rank, RankState
 from cardtable.lab.runner import run_series
 

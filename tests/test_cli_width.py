@@ -31,7 +31,7 @@ def _check_width(output: str, *, unbroken: str | None = None) -> None:
 
 
 @pytest.mark.parametrize("command", [[], ["games"], ["play"], ["simulate"], ["arena"], ["replay"], ["serve"],
-                                     ["analyse"]])
+                                     ["analyse"], ["tutorial"]])
 def test_help_fits_80_columns_without_artefacts(command: list[str]) -> None:
     res = runner.invoke(cli.app, [*command, "--help"], env=ENV)
     assert res.exit_code == 0, res.output

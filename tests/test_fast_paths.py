@@ -34,9 +34,10 @@ import pytest
 
 from cardtable.cards import JOKER
 from cardtable.cards import bit_list as kinds_of
-from cardtable.games import rank
+from cardtable.games.rank import rules as rank
 from cardtable.games.lost_cities import LostCities
-from cardtable.games.lost_ranks import DRAW, LostRanks, LostRanksState, _action_list
+from cardtable.games.lost_ranks import DRAW, LostRanks, LostRanksState
+from cardtable.games.lost_ranks.rules import _action_list
 from cardtable.protocol import IllegalAction
 
 

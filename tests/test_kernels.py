@@ -17,10 +17,10 @@ pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (
 
 import numpy as np  # noqa: E402
 
-from cardtable.agents.lost_cities import STYLES, policy_action  # noqa: E402
+from cardtable.games.lost_cities.heuristic import STYLES, policy_action  # noqa: E402
 from cardtable.games.lost_cities import LostCities, LostCitiesState, first_starter  # noqa: E402
 from cardtable.kernels import PlayOuts, play_many  # noqa: E402
-from cardtable.kernels import lost_cities as kernel  # noqa: E402
+from cardtable.games.lost_cities import kernel  # noqa: E402
 
 KERNEL_ONLY = [kernel.ACTIONS] + list(range(kernel.DECK, kernel.SIZE))
 """Slots the export cannot know: the kernel's action count and the cards already drawn."""

@@ -111,3 +111,99 @@ def test_the_rule_sees_each_kind_of_breach(tmp_path: Path) -> None:
         "pkg/reader.py:4: box._kept",
         "pkg/reader.py:4: getattr(box, '_slot')",
     ]
+
+
+# --- the layers of a game package ------------------------------------------------------
+
+CORE = ("cardtable.cards", "cardtable.description", "cardtable.gameflags", "cardtable.protocol")
+"""The core a game's engine may build on (besides the standard library)."""
+
+ROLE_LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # role: (cardtable modules it may import besides the core, third-party packages)
+    "__init__": ((), ()),
+    "rules": ((), ()),
+    "pictures": ((), ()),
+    "measures": ((), ()),
+    "decisions": ((), ()),
+    "heuristic": (("cardtable.agents",), ()),
+    "knowledge": (("cardtable.agents",), ()),
+    "terminal": (("cardtable.console", "cardtable.i18n"), ("rich",)),
+    "tensor": (("cardtable.rl.encoding",), ("numpy",)),
+    "kernel": (("cardtable.kernels",), ("numpy", "numba")),
+}
+"""What each module of ``cardtable.games.<game>`` may import, by its role: the engine
+and its data only the standard library and the core; the heuristic and the knowledge
+the agents' layer; the terminal renderer the console; the tensor encoder the RL
+encoding; the kernel the kernels (numba)."""
+
+OWN_PARTS: dict[str, tuple[str, ...]] = {
+    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions"),
+    "kernel": ("heuristic", "decisions"),
+}
+"""The game's own parts a part may import besides the engine (``rules``, the package)."""
+
+
+def _imports(tree: ast.Module) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names  # a part by name
+                         if node.module.startswith("cardtable.games.") and alias.name in ROLE_LAYERS)
+    return found
+
+
+def _within(module: str, prefixes: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in prefixes)
+
+
+def game_layer_breaches(games: Path) -> list[str]:
+    """``game/module: import`` for every import of a game package's module its role
+    does not allow (:data:`ROLE_LAYERS`), and every module whose role is unknown."""
+    import sys
+
+    found: list[str] = []
+    for path in sorted(games.glob("*/*.py")):
+        package, role = path.parent.name, path.stem
+        where = f"{package}/{path.name}"
+        if role not in ROLE_LAYERS:
+            found.append(f"{where}: no such role (the roles: {', '.join(ROLE_LAYERS)})")
+            continue
+        extra, third_party = ROLE_LAYERS[role]
+        own = f"cardtable.games.{package}"
+        allowed_own = (f"{own}.rules", *(f"{own}.{p}" for p in OWN_PARTS.get(role, ())))
+        for module in sorted(_imports(ast.parse(path.read_text(encoding="utf-8")))):
+            top = module.split(".")[0]
+            if top in sys.stdlib_module_names or top == "__future__" or _within(module, CORE + extra):
+                continue
+            if module == own or _within(module, allowed_own) or (top != "cardtable" and top in third_party):
+                continue
+            found.append(f"{where}: {module}")
+    return found
+
+
+def test_each_game_module_imports_only_its_roles_layer() -> None:
+    games = Path(cardtable.__file__).parent / "games"
+    found = game_layer_breaches(games)
+    assert not found, "imports across a game part's layer:\n" + "\n".join(found)
+
+
+def test_the_layer_rule_sees_a_breach(tmp_path: Path) -> None:
+    """Not vacuous: an engine importing an agent, a renderer importing the tensor
+    encoder and a heuristic importing rich are reported; the allowed imports are not."""
+    game = tmp_path / "toy"
+    game.mkdir()
+    (game / "rules.py").write_text("import random\nfrom cardtable.protocol import Game\n"
+                                   "from cardtable.agents.base import Agent\n")
+    (game / "terminal.py").write_text("from rich.text import Text\nfrom cardtable.games.toy import rules\n"
+                                      "from cardtable.games.toy import tensor\n")
+    (game / "heuristic.py").write_text("import rich\nfrom cardtable.agents.base import Agent\n")
+    (game / "sound.py").write_text("")
+    assert game_layer_breaches(tmp_path) == [
+        "toy/heuristic.py: rich",
+        "toy/rules.py: cardtable.agents.base",
+        "toy/sound.py: no such role (the roles: " + ", ".join(ROLE_LAYERS) + ")",
+        "toy/terminal.py: cardtable.games.toy.tensor",
+    ]

@@ -14,9 +14,9 @@ from conformance import check_game
 from rich.console import Console
 
 from cardtable.agents import Observation, make_agent
-from cardtable.agents.lost_cities import LostCitiesHeuristic
+from cardtable.games.lost_cities.heuristic import LostCitiesHeuristic
 from cardtable.cards import parse_expedition
-from cardtable.console.lost_cities import describe, render
+from cardtable.games.lost_cities.terminal import describe, render
 from cardtable.games.lost_cities import LostCities, LostCitiesState, first_starter, score_cards
 from cardtable.protocol import TERMINAL, IllegalAction
 from cardtable.registry import load_game

@@ -15,7 +15,7 @@ from conformance import check_game
 
 from cardtable.agents import Observation, make_agent
 from cardtable.cards import french_name, parse_french
-from cardtable.games import lost_ranks
+from cardtable.games.lost_ranks import rules as lost_ranks
 from cardtable.games.lost_ranks import (
     DRAW,
     SPY,
@@ -684,7 +684,7 @@ def test_options_and_action_names() -> None:
 def test_console_render_and_describe() -> None:
     from rich.console import Console
 
-    from cardtable.console.lost_ranks import describe, render
+    from cardtable.games.lost_ranks.terminal import describe, render
 
     def text(view: dict[str, object], lang: str = "en") -> str:
         console = Console(width=120, record=True, file=open("/dev/null", "w"))
@@ -718,7 +718,7 @@ def test_console_render_and_describe() -> None:
 
 # Measured (matches won against random): 4 players 0.895 on these 200 seeds, 0.900 on seeds
 # 0-999, 0.902 on 5000-5399, 0.917 on 20000-20399; 2 players 0.755 here, 0.709 on 0-999 and
-# 0.708 on 1000-1999 (see cardtable.agents.lost_ranks).  With 2 players whoever is dealt the Spy
+# 0.708 on 1000-1999 (see cardtable.games.lost_ranks.heuristic).  With 2 players whoever is dealt the Spy
 # almost always hands it to the other army (it cannot win, LR-1, LR-10), so every round starts
 # with a ±2 coin flip: an idealised model of the round (docs/strength.md) puts even flawless
 # soldier play near 0.90, and the bot realistically reaches about 0.71.  The thresholds are what

@@ -18,7 +18,7 @@ from conformance import check_game
 
 from cardtable.agents import Observation, make_agent
 from cardtable.cards import parse_french
-from cardtable.console.rank import describe, render
+from cardtable.games.rank.terminal import describe, render
 from cardtable.games.rank import ALL_KINDS as ALL
 from cardtable.games.rank import (
     DRAW, PASS, HandConstraints, Rank, RankState, constrained_deal, constraints_of_view, playable,

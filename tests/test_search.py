@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from cardtable.agents import Observation, make_agent
 from cardtable.agents import search as search_module
 from cardtable.agents.knowledge import knowledge_for
-from cardtable.agents.lost_cities import STYLES, ViewTable, policy_action, ranked_moves
+from cardtable.games.lost_cities.heuristic import STYLES, ViewTable, policy_action, ranked_moves
 from cardtable.agents.search import HardAgent, ISMCTSAgent, RootStats, SearchParams, hint, hint_text, search
 from cardtable.games.lost_cities import LostCities, first_starter
 from cardtable.lab.arena import arena_command, parse_entry

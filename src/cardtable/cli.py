@@ -421,6 +421,15 @@ def _register_analyse() -> None:
 _register_analyse()
 
 
+def _register_tutorial() -> None:
+    from cardtable.console.tutorial import tutorial_command
+
+    app.command("tutorial")(tutorial_command)
+
+
+_register_tutorial()
+
+
 def main() -> None:
     app()
 

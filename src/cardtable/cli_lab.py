@@ -23,6 +23,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.markup import escape
 from rich.text import Text
 
+from cardtable.registry import game_names
+
 lab_app = typer.Typer(help="The designers' lab: studies of many matches, and their reports.", no_args_is_help=True)
 
 
@@ -65,7 +67,7 @@ def _study_from_options(study_file: Optional[Path], game: Optional[str], option:
 @lab_app.command("run")
 def run_command(
     study_file: Optional[Path] = typer.Argument(None, help="A study (TOML); or give --game and the options below."),
-    game: Optional[str] = typer.Option(None, "--game", help="Game: lost-cities, lost-ranks or rank."),
+    game: Optional[str] = typer.Option(None, "--game", help=f"Game: {', '.join(game_names())}."),
     option: list[str] = typer.Option([], "--option", help="A fixed game option KEY=VALUE (repeatable)."),
     vary: list[str] = typer.Option([], "--vary", help="A varied option KEY=[V1, V2, …] (repeatable; first value = base)."),
     agents: list[str] = typer.Option([], "--agents", "-a", help="A lineup, comma-separated agent specs (repeatable)."),

@@ -83,6 +83,8 @@ def test_a_rated_match_against_the_ai_shows_on_the_leaderboard_and_profile(brows
         assert page.inner_text(".per-game td.played") == "1"
         replay = page.locator(f".recent-matches li[data-match='{mid}'] a.replay-link")
         assert replay.get_attribute("href") == f"/replay/{mid}?seat=0"
+        review = page.locator(f".recent-matches li[data-match='{mid}'] a.review-link")
+        assert review.get_attribute("href") == f"/review/{mid}?seat=0"
         screenshot(page, "accounts-profile", DESKTOP)
         screenshot(page, "accounts-profile-phone", PHONE)
         page.set_viewport_size(DESKTOP)

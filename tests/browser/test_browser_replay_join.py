@@ -31,12 +31,12 @@ REPLAY_CARDS_JS = """() => {
 }"""
 
 
-def finished_match(server: LiveServer) -> tuple[str, str]:
-    """A Lost Cities round played out by two AIs, seat 0 having been a person's seat:
-    ``(match id, seat 0's token)``."""
+def finished_match(server: LiveServer, agent: str = "heuristic") -> tuple[str, str]:
+    """A Lost Cities round played out by two AIs, seat 0 having been a person's seat
+    handed to ``agent``: ``(match id, seat 0's token)``."""
     m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "ai"}], seed=31)
     mid = m["match"]
-    r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": "heuristic"},
+    r = server.http.post(f"/api/matches/{mid}/seats/0/ai", json={"agent": agent},
                          headers={"Authorization": f"Bearer {m['host_token']}"})
     assert r.status_code == 200, r.text
     eventually(lambda: server.http.get(f"/api/matches/{mid}").json()["status"] == "finished",

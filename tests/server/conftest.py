@@ -11,7 +11,13 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("sqlalchemy")
 
-from srvkit import BACKENDS, ServerThread, db_url_for  # noqa: E402
+from srvkit import BACKENDS, ServerThread, db_url_for, drop_test_databases  # noqa: E402
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_the_runs_databases() -> Iterator[None]:
+    yield
+    drop_test_databases()
 
 
 @pytest.fixture(scope="module", params=BACKENDS)

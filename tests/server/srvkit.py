@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import secrets
 import socket
 import threading
 import time
@@ -53,9 +54,56 @@ GENEROUS_LIMITS: dict[str, Any] = {
 process pool has tests of its own)."""
 
 
+_PG_DATABASES: list[str] = []
+"""The PostgreSQL databases this test run made (dropped by :func:`drop_test_databases`)."""
+
+
+def _pg_admin() -> Any:
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+
+    from cardtable.server.store import normalise_url
+
+    base = make_url(normalise_url(os.environ["CARDTABLE_TEST_PG"]))
+    return base, create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
+
+
+def fresh_pg_database() -> str:
+    """The URL of a new, empty database on the ``CARDTABLE_TEST_PG`` server, named for
+    this process: test runs beside each other (several clones, a developer's run next to
+    CI) never share or drop each other's tables."""
+    from sqlalchemy import text
+
+    base, admin = _pg_admin()
+    name = f"cardtable_t{os.getpid()}_{secrets.token_hex(3)}"
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    finally:
+        admin.dispose()
+    _PG_DATABASES.append(name)
+    return str(base.set(database=name).render_as_string(hide_password=False))
+
+
+def drop_test_databases() -> None:
+    """Drop the databases :func:`fresh_pg_database` made in this process."""
+    if not _PG_DATABASES:
+        return
+    from sqlalchemy import text
+
+    _, admin = _pg_admin()
+    try:
+        with admin.connect() as conn:
+            while _PG_DATABASES:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{_PG_DATABASES.pop()}" WITH (FORCE)'))
+    finally:
+        admin.dispose()
+
+
 def db_url_for(backend: str, tmp: Path) -> str:
+    """A new, empty database of ``backend`` for one test or module."""
     if backend == "postgresql":
-        return os.environ["CARDTABLE_TEST_PG"]
+        return fresh_pg_database()
     return f"sqlite:///{tmp / 'cardtable.db'}"
 
 

@@ -135,3 +135,21 @@ def test_the_migrations_go_down_and_up_again(db_url: str) -> None:
         assert revision_of(engine) == migrations.HEAD
     finally:
         engine.dispose()
+
+
+def test_a_database_from_a_newer_cardtable_is_refused_with_a_clear_error(db_url: str) -> None:
+    """A schema at a revision this code does not know (another server, upgraded) is not
+    touched, and ``cardtable serve`` says why in one line instead of an Alembic traceback."""
+    engine = engine_of(db_url)
+    migrations.upgrade(engine)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(migrations.SchemaTooNew, match=r"revision 9999, which this cardtable does not know"):
+        Store(db_url)
+    from cardtable.server import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--db", db_url, "--port", "0"])
+    assert "cardtable serve: the database's schema is at revision 9999" in str(stop.value)
+    assert revision_of(engine) == "9999"
+    engine.dispose()

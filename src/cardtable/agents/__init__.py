@@ -12,24 +12,22 @@ An agent *spec* is a registry name, optionally followed by options, each
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Final
 
 from cardtable.agents.base import Agent, Observation, RandomAgent
 from cardtable.protocol import Game
+from cardtable.registry import games_with, heuristic_class
 
-# name -> game name (or "*" for every game) -> "module:Class"
-_AGENTS: dict[str, dict[str, str]] = {
-    "random": {"*": "cardtable.agents.base:RandomAgent"},
-    "easy": {"*": "cardtable.agents.search:EasyAgent"},
-    "medium": {"*": "cardtable.agents.search:MediumAgent"},
-    "hard": {"*": "cardtable.agents.search:HardAgent"},
-    "ismcts": {"*": "cardtable.agents.search:ISMCTSAgent"},
-    "heuristic": {
-        "lost-cities": "cardtable.agents.lost_cities:LostCitiesHeuristic",
-        "lost-ranks": "cardtable.agents.lost_ranks:LostRanksHeuristic",
-        "rank": "cardtable.agents.rank:RankHeuristic",
-    },
+# name -> "module:Class" of an agent every game has
+_AGENTS: dict[str, str] = {
+    "random": "cardtable.agents.base:RandomAgent",
+    "easy": "cardtable.agents.search:EasyAgent",
+    "medium": "cardtable.agents.search:MediumAgent",
+    "hard": "cardtable.agents.search:HardAgent",
+    "ismcts": "cardtable.agents.search:ISMCTSAgent",
 }
+HEURISTIC: Final = "heuristic"
+"""The agent a game brings itself: its ``heuristic`` part (:func:`cardtable.registry.heuristic_class`)."""
 
 
 STRENGTH_ORDER: tuple[str, ...] = ("random", "easy", "heuristic", "medium", "hard", "ismcts")
@@ -43,7 +41,10 @@ def agent_names(game_name: str | None = None) -> list[str]:
     >>> agent_names("rank")
     ['easy', 'hard', 'heuristic', 'ismcts', 'medium', 'random']
     """
-    return sorted(n for n, per in _AGENTS.items() if game_name is None or "*" in per or game_name in per)
+    names = list(_AGENTS)
+    if game_name is None or game_name in games_with(HEURISTIC):
+        names.append(HEURISTIC)
+    return sorted(names)
 
 
 def agents_by_strength(game_name: str | None = None) -> list[str]:
@@ -93,8 +94,7 @@ def check_agent_spec(spec: str, game: Game) -> str:
     ``ValueError`` saying what is allowed.  (Option *names* are checked by
     building the agent.)"""
     name, _ = parse_agent_spec(spec)
-    per_game = _AGENTS.get(name)
-    if per_game is None or (game.name not in per_game and "*" not in per_game):
+    if name not in agent_names(game.name):
         raise ValueError(f"unknown agent {name!r} for {game.name}; choose from: {', '.join(agent_names(game.name))}")
     return spec
 
@@ -104,13 +104,23 @@ def make_agent(spec: str, game: Game, *, seed: int = 0, **options: Any) -> Agent
     ``"ismcts:iterations=500"``; keyword ``options`` override the spec's."""
     check_agent_spec(spec, game)
     name, given = parse_agent_spec(spec)
-    per_game = _AGENTS[name]
-    module, _, attr = per_game.get(game.name, per_game.get("*", "")).partition(":")
-    cls: type[Agent] = getattr(importlib.import_module(module), attr)
+    cls = _agent_class(name, game.name)
     try:
         return cls(game, seed=seed, **{**given, **options})
     except TypeError as err:  # an option the agent does not take
         raise ValueError(f"agent {spec!r}: {err}") from None
+
+
+def _agent_class(name: str, game_name: str) -> type[Agent]:
+    """The class of agent ``name`` (checked by :func:`check_agent_spec`) for ``game_name``."""
+    if name == HEURISTIC:
+        heuristic = heuristic_class(game_name)
+        if heuristic is None:
+            raise ValueError(f"game {game_name!r} has no heuristic agent")
+        return heuristic
+    module, _, attr = _AGENTS[name].partition(":")
+    cls: type[Agent] = getattr(importlib.import_module(module), attr)
+    return cls
 
 
 __all__ = ["Agent", "Observation", "RandomAgent", "agent_names", "check_agent_spec", "make_agent", "parse_agent_spec"]

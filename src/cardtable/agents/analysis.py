@@ -232,24 +232,29 @@ def best_move(visits: Mapping[int, int], value_sums: Mapping[int, float]) -> int
                key=lambda a: (-value_sums[a] / visits[a], -visits[a], a))
 
 
+def estimate_moves(obs: Observation, iterations: int, seed: int) -> tuple[int, list[MoveEstimate]]:
+    """The best move of ``obs`` and every legal move's estimate, the best first, from a
+    search of ``iterations`` play-outs (at least one per legal move, so that every
+    move has an estimate) seeded by ``seed``: the observation only, never the deal."""
+    kn = knowledge_for(obs.game)
+    params = SearchParams(iterations=max(iterations, len(obs.legal_actions)), root_actions=obs.legal_actions)
+    stats = search(obs, params, seed, kn)
+    best = best_move(stats.visits, stats.value_sums)
+    estimates = sorted((MoveEstimate(obs.action_to_string(a), a, (stats.mean(a) + 1.0) / 2.0, stats.visits.get(a, 0))
+                        for a in obs.legal_actions if stats.visits.get(a, 0) > 0),
+                       key=lambda m: (m.action != best, -m.win, -m.visits, m.action))
+    return best, estimates
+
+
 def _analyse_decision(state: State, ply: int, played: int, iterations: int, seed: int) -> Decision:
     """Search the decision at ``state`` from the seat to move's observation only."""
     obs = Observation.of(state)
-    kn = knowledge_for(state.game)
-    # at least one play-out per legal move, so that every move has an estimate
-    params = SearchParams(iterations=max(iterations, len(obs.legal_actions)), root_actions=obs.legal_actions)
-    stats = search(obs, params, random.Random(f"analysis/{seed}/{ply}").getrandbits(63), kn)
-    best = best_move(stats.visits, stats.value_sums)
-
-    def win(action: int) -> float:
-        return (stats.mean(action) + 1.0) / 2.0
-
-    estimates = sorted((MoveEstimate(obs.action_to_string(a), a, win(a), stats.visits.get(a, 0))
-                        for a in obs.legal_actions if stats.visits.get(a, 0) > 0),
-                       key=lambda m: (m.action != best, -m.win, -m.visits, m.action))
-    loss = max(0.0, win(best) - win(played))
-    return Decision(ply=ply, round=kn.round_of(state), played=obs.action_to_string(played),
-                    best=obs.action_to_string(best), win_played=win(played), win_best=win(best),
+    best, estimates = estimate_moves(obs, iterations, random.Random(f"analysis/{seed}/{ply}").getrandbits(63))
+    win = {m.action: m.win for m in estimates}
+    played_win = win.get(played, 0.0)  # a move never searched counts as lost
+    loss = max(0.0, win[best] - played_win)
+    return Decision(ply=ply, round=knowledge_for(state.game).round_of(state), played=obs.action_to_string(played),
+                    best=obs.action_to_string(best), win_played=played_win, win_best=win[best],
                     loss=loss, category=category(loss, best=played == best), accuracy=decision_accuracy(loss),
                     moves=tuple(estimates))
 
@@ -270,5 +275,6 @@ __all__ = [
     "category",
     "decision_accuracy",
     "decision_plies",
+    "estimate_moves",
     "start_and_moves",
 ]

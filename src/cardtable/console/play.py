@@ -1,6 +1,7 @@
 """The terminal play loop shared by every game: one human seat against agents.
 
-Each game supplies a renderer module ``cardtable.console.<game>`` with
+Each game supplies a renderer module, its ``terminal`` part
+(:func:`cardtable.registry.terminal_renderer`), with
 ``render(view, lang=...)`` and ``describe(event, view, lang=...)``; this
 module runs the match, reads the human's moves (by the game's stable keys,
 :mod:`cardtable.console.keys`, or by notation),
@@ -9,12 +10,11 @@ announces everything that happens, and saves the record on exit.
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Final
 
 from rich.console import Console, Group
 from rich.markup import escape
@@ -27,10 +27,16 @@ from cardtable.console.keys import KeyScheme, assign, hand_cards
 from cardtable.i18n import LANGUAGES, message
 from cardtable.i18n import render as render_refusal
 from cardtable.protocol import Event, IllegalAction, State
+from cardtable.registry import terminal_renderer
 
 def renderer_for(game_name: str) -> ModuleType:
-    """The console renderer module of a game."""
-    return importlib.import_module(f"cardtable.console.{game_name.replace('-', '_')}")
+    """The console renderer module of a game (its ``terminal`` part)."""
+    return terminal_renderer(game_name)
+
+
+VERDICTS: Final = ("win", "lose", "draw")
+"""The final verdict's message keys for a positive, negative and zero return; a renderer
+may name its own as ``VERDICTS``."""
 
 
 def default_save_dir() -> Path:
@@ -206,9 +212,8 @@ class TerminalMatch:
         result = self.state.result()
         returns = result["returns"]
         mine = returns[self.human]
-        verdict = self._t("win" if mine > 0 else "lose" if mine < 0 else "draw")
-        if self.state.game.name == "rank":
-            verdict = self._t("rank_lose" if mine < 0 else "rank_out")
+        won, lost, drawn = getattr(self.renderer, "VERDICTS", VERDICTS)
+        verdict = self._t(won if mine > 0 else lost if mine < 0 else drawn)
         scores = result.get("scores")
         shown = ", ".join(map(str, scores)) if isinstance(scores, list) else str(scores)
         self.console.rule(self._t("final"))

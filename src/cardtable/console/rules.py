@@ -19,7 +19,7 @@ from cardtable.rules.pictures import terminal_markdown
 
 
 def rules_command(
-    game: Optional[str] = typer.Argument(None, help="The game: lost-cities, lost-ranks or rank (none: list them)."),
+    game: Optional[str] = typer.Argument(None, help=f"The game: {', '.join(rules_games())} (none: list them)."),
     lang: str = typer.Option("en", "--lang", help="Language of the rules: en or ru."),
 ) -> None:
     """Show the rules of a game (every ruling with its id, e.g. LR-7), or list the games."""

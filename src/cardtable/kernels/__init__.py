@@ -10,7 +10,9 @@ the same moves, and its compiled heuristic choosing what the Python heuristic ch
     >>> isinstance(available(), bool)
     True
 
-Kernels so far: Lost Cities (:mod:`cardtable.kernels.lost_cities`).
+A game's kernel is its ``kernel`` part (:func:`cardtable.registry.kernel_for`), a module
+with ``play_many(game, policies, n, seed, styles=...)``; the games that have one:
+:func:`cardtable.registry.games_with` ``("kernel")``.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardtable.games.lost_cities import LostCities
 from cardtable.protocol import Game
+from cardtable.registry import games_with, kernel_for
 
 if TYPE_CHECKING:
     import numpy as np
@@ -73,8 +75,8 @@ def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
             raise ValueError(f"unknown kernel policy {p!r}; choose from: {', '.join(POLICIES)}")
     if n < 0:
         raise ValueError(f"the number of matches must be at least 0, not {n}")
-    if isinstance(game, LostCities):
-        from cardtable.kernels import lost_cities
-
-        return lost_cities.play_many(game, policies, n, seed, styles=styles)
-    raise ValueError(f"no compiled kernel for {game.name} yet (kernels: lost-cities)")
+    kernel = kernel_for(game.name)
+    if kernel is None:
+        raise ValueError(f"no compiled kernel for {game.name} yet (kernels: {', '.join(games_with('kernel'))})")
+    played: PlayOuts = kernel.play_many(game, policies, n, seed, styles=styles)
+    return played

@@ -4,7 +4,8 @@
 :mod:`cardtable.games` and the agents of :mod:`cardtable.agents`.  ``engine =
 "kernel"`` plays them inside the compiled kernels of :mod:`cardtable.kernels` (the
 extra ``fast``: numba), many times faster; it needs a game with a kernel
-(:data:`KERNEL_GAMES`) and seats the kernel can play (:data:`KERNEL_AGENTS`).
+(:func:`cardtable.registry.games_with` ``("kernel")``) and seats the kernel can play
+(:data:`KERNEL_AGENTS`).
 
 A kernel match is dealt from the same seed (:func:`cardtable.lab.study.match_seed`)
 and seated the same way, and its row has the same columns — but the kernel deals
@@ -19,17 +20,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cardtable.agents import parse_agent_spec
 from cardtable.protocol import Game
+from cardtable.registry import games_with, kernel_for
 
 if TYPE_CHECKING:
     from cardtable.lab.results import Row
     from cardtable.lab.runner import MatchTask
 
 ENGINES = ("python", "kernel")
-KERNEL_GAMES = ("lost-cities",)
 KERNEL_AGENTS = ("random", "heuristic", "heuristic:style=STYLE")
 """Agent specs a kernel seat plays (the Python heuristic's named styles are the kernel's)."""
 
@@ -52,8 +53,8 @@ def kernel_seat(spec: str) -> tuple[str, str]:
 
 def check_kernel(game: Game, agents: Sequence[str]) -> None:
     """Can a kernel play ``agents`` at ``game``?  A :class:`ValueError` says why not."""
-    if game.name not in KERNEL_GAMES:
-        raise ValueError(f"engine 'kernel' supports {', '.join(KERNEL_GAMES)} only, not {game.name}; "
+    if game.name not in games_with("kernel"):
+        raise ValueError(f"engine 'kernel' supports {', '.join(games_with('kernel'))} only, not {game.name}; "
                          "use engine 'python'")
     from cardtable import kernels
 
@@ -68,6 +69,9 @@ def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
     (:mod:`cardtable.lab.results`; what is left out: the module docstring)."""
     from cardtable import kernels
 
+    kernel = kernel_for(game.name)
+    if kernel is None:
+        raise ValueError(f"engine 'kernel': no kernel for {game.name}")
     seats = [kernel_seat(task.agents[e]) for e in seating]
     started = time.perf_counter()
     out = kernels.play_many(game, [p for p, _ in seats], 1, task.seed, styles=[s for _, s in seats])
@@ -80,24 +84,9 @@ def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
         "cell": task.cell, "cell_key": task.cell_key, "variant": task.variant, "agents": list(task.agents),
         "seating_rule": task.seating_rule, "match_index": task.match_index, "seed": task.seed,
         "seating": seating, "returns": returns, "scores": scores, "actions": int(out.actions[0]),
-        "rounds": rounds, "measures": _lost_cities_measures(scores, rounds, counts),
-        "events": _lost_cities_events(rounds, counts), "decisions": 0,
+        "rounds": rounds, "measures": kernel.row_measures(scores, rounds, counts),
+        "events": kernel.row_events(rounds, counts), "decisions": 0,
         "think_seconds": [0.0] * len(scores), "decision_seconds": [[] for _ in scores],
         "wall_seconds": round(time.perf_counter() - started, 6),
     }
 
-
-def _lost_cities_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:
-    """The measures of :func:`cardtable.lab.measures.measures_of` a kernel can tell."""
-    return {"rounds": float(rounds), "margin": float(abs(scores[0] - scores[1])),
-            "wagers_played": float(counts["wager"])}
-
-
-def _lost_cities_events(rounds: int, counts: dict[str, int]) -> dict[str, Any]:
-    """The engine's typed-event counts from the kernel's per-action counts (round 1 is
-    dealt with the match, so it has no ``round_started``; kinds that did not happen are
-    left out, as :func:`cardtable.lab.measures.count_event_kinds` does)."""
-    kinds = {"card_played": counts["play"] + counts["wager"] + counts["discard"],
-             "card_drawn": counts["draw deck"] + counts["draw pile"],
-             "round_ended": rounds, "round_started": rounds - 1, "match_ended": 1}
-    return {kind: n for kind, n in kinds.items() if n}

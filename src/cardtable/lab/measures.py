@@ -7,27 +7,12 @@ Two sources, one row per match:
   ``"no_winner_trick"`` or ``"pull_back"``).  :func:`count_event_kinds` counts them
   generically, so a kind a game starts emitting shows up in the lab without a change
   here.
-* **Per-game measures** — where a rule shows in the final state
-  (:data:`GAME_MEASURES`), or in events read together (:data:`EVENT_MEASURES`: a
-  failed pull-back is a ``player_out`` *with* a puller).  The whole per-game table:
-
-  ============  =====================================================================
-  game          measures (per match)
-  ============  =====================================================================
-  lost-cities   ``rounds``; ``first_player`` (who started round 1); ``margin`` (score difference); ``eight_card_bonuses``
-                (expeditions of 8+ cards, LC-6); ``wagers_played`` (the LC-5
-                stalling safeguard shows once its typed event lands)
-  lost-ranks    ``rounds``; ``margin`` (army score difference); ``tiebreak_rounds``;
-                ``draw`` (1 if drawn); ``red_army_won``, ``black_army_won`` (sides);
-                ``no_winner_tricks`` (tricks nobody won, LR-11)
-  rank          ``pull_backs_won`` (the next player could play: the one who played
-                out draws back in, RG-6), ``pull_backs_failed`` (it could not: that
-                player is out), ``anti_rank_declarations`` (RG-8); who is left in
-                Rank is the headline outcome
-  ============  =====================================================================
-
-:data:`HEADLINE` names each game's headline outcome: Lost Cities and Lost Ranks are
-won; in Ранг nobody wins — one player is *left in Rank* (a loss) and the rest escape.
+* **Per-game measures** — where a rule shows in the final state or in events read
+  together (a failed pull-back is a ``player_out`` *with* a puller): each game's
+  ``measures`` part (``cardtable.games.<game>.measures``, whose docstring lists them)
+  defines ``final_measures(state)`` and/or ``event_measures(details)``, and may name
+  sides that are not seats (``SIDES``, :func:`sides_of`) and its headline outcome
+  (``HEADLINE``, :func:`headline_of`; by default who wins).
 """
 
 from __future__ import annotations
@@ -37,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from cardtable.protocol import Event, State
+from cardtable.registry import game_part
 
 Measures = dict[str, float]
 
@@ -57,81 +43,34 @@ def count_event_kinds(events: Iterable[Any]) -> Counter[str]:
     return Counter(str(d.kind) for event in events for d in getattr(event, "details", ()))
 
 
-def _lost_cities(state: State) -> Measures:
-    view = state.public_view()
-    scores = state.result()["scores"]
-    summaries = view.get("round_summaries", [])
-    piles = [pile for summary in summaries for side in summary["expeditions"] for pile in side.values()]
-    return {
-        "rounds": float(len(summaries)),
-        "first_player": float(summaries[0]["starter"]) if summaries else 0.0,
-        "margin": float(abs(scores[0] - scores[1])),
-        "eight_card_bonuses": float(sum(1 for pile in piles if len(pile) >= 8)),
-        "wagers_played": float(sum(1 for pile in piles for card in pile if card.endswith("w"))),
-    }
-
-
-def _lost_ranks(state: State) -> Measures:
-    result = state.result()
-    armies = list(result["army_scores"].values())
-    winner = None if result["draw"] else result["winner"]
-    return {
-        "red_army_won": float(winner == "red"),
-        "black_army_won": float(winner == "black"),
-        "rounds": float(result["rounds"]),
-        "margin": float(abs(armies[0] - armies[1])),
-        "tiebreak_rounds": float(result["tiebreak_rounds"]),
-        "draw": float(bool(result["draw"])),
-    }
-
-
-GAME_MEASURES: dict[str, Callable[[State], Measures]] = {
-    "lost-cities": _lost_cities,
-    "lost-ranks": _lost_ranks,
-}
-
-def _rank_events(details: Sequence[Any]) -> Measures:
-    return {
-        "pull_backs_won": float(sum(1 for d in details if d.kind == "pull_back")),
-        "pull_backs_failed": float(sum(1 for d in details if d.kind == "player_out" and d.by is not None)),
-        "anti_rank_declarations": float(sum(1 for d in details if d.kind == "anti_rank_declared")),
-    }
-
-
-def _lost_ranks_events(details: Sequence[Any]) -> Measures:
-    return {"no_winner_tricks": float(sum(1 for d in details if d.kind == "no_winner_trick"))}
-
-
-EVENT_MEASURES: dict[str, Callable[[Sequence[Any]], Measures]] = {
-    "rank": _rank_events,
-    "lost-ranks": _lost_ranks_events,
-}
-"""Game → measures read from a match's typed event details, in order."""
-
-SIDES: dict[str, dict[str, str]] = {
-    "lost-ranks": {"red_army_won": "the red army", "black_army_won": "the black army"},
-}
-"""Game → {measure: side}: sides that are not seats (Lost Ranks deals the armies to the
-partnerships afresh each match, LR-3), whose fairness the report tests like the seats'."""
-
-HEADLINE: dict[str, tuple[str, str]] = {
-    "lost-cities": ("win", "wins"),
-    "lost-ranks": ("win", "wins"),
-    "rank": ("loss", "is left in Rank"),
-}
-"""Game → (which outcome the headline rate counts, how to say it)."""
-
-
 def measures_of(state: State, events: Iterable[Event] = ()) -> Measures:
     """The per-game measures of a finished match whose events were ``events`` (none for a
     game not in the tables)."""
-    measure = GAME_MEASURES.get(state.game.name)
-    from_events = EVENT_MEASURES.get(state.game.name)
+    part = game_part(state.game.name, "measures")
+    measure: Callable[[State], Measures] | None = getattr(part, "final_measures", None)
+    from_events: Callable[[Sequence[Any]], Measures] | None = getattr(part, "event_measures", None)
     out = measure(state) if measure is not None else {}
     if from_events is not None:
         out.update(from_events([d for event in events for d in getattr(event, "details", ())]))
     return out
 
 
+def sides_of(game_name: str) -> dict[str, str]:
+    """Measure → side for sides that are not seats (the game's ``SIDES``; none for most).
+
+    >>> sides_of("lost-ranks")["red_army_won"]
+    'the red army'
+    """
+    sides: dict[str, str] = getattr(game_part(game_name, "measures"), "SIDES", {})
+    return sides
+
+
 def headline_of(game_name: str) -> tuple[str, str]:
-    return HEADLINE.get(game_name, ("win", "wins"))
+    """Which outcome a game's headline rate counts and how to say it (the game's
+    ``HEADLINE``; by default who wins).
+
+    >>> headline_of("lost-cities"), headline_of("rank")
+    (('win', 'wins'), ('loss', 'is left in Rank'))
+    """
+    headline: tuple[str, str] = getattr(game_part(game_name, "measures"), "HEADLINE", ("win", "wins"))
+    return headline

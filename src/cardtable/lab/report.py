@@ -8,7 +8,7 @@ shows, with its 95 % interval:
   Ранг staying in Rank — against the fair share (the mean over seats), with Wilson
   intervals; significant when the interval leaves the fair share out.  Where the game
   says who started (Lost Cities' first round), the first player's rate too, and the
-  rates of sides that are not seats (Lost Ranks' armies, :data:`~cardtable.lab.measures.SIDES`);
+  rates of sides that are not seats (Lost Ranks' armies, :func:`~cardtable.lab.measures.sides_of`);
 * **variant against base**, lineup by lineup: the difference in every measure —
   proportions by Newcomb's hybrid score interval, means by a seeded percentile
   bootstrap; significant when the interval leaves 0 out;
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from cardtable.lab.measures import SIDES, headline_of
+from cardtable.lab.measures import headline_of, sides_of
 from cardtable.lab.results import Row
 from cardtable.lab.series import MatchOutcome, SeriesSummary
 from cardtable.lab.stats import bootstrap_interval, mean, newcomb_interval, wilson_interval
@@ -97,7 +97,7 @@ class CellReport:
     seats: list[SeatRate]
     first_player: SeatRate | None
     sides: list[SeatRate]
-    """Sides that are not seats (:data:`cardtable.lab.measures.SIDES`), e.g. Lost Ranks' armies."""
+    """Sides that are not seats (:func:`cardtable.lab.measures.sides_of`), e.g. Lost Ranks' armies."""
     entries: list[SeatRate]
     measures: dict[str, MeasureSummary]
     """Length (actions, rounds, minutes), game measures and ``event:KIND`` counts."""
@@ -156,7 +156,7 @@ def _cell_report(study: Study, cell: Cell, rows: Sequence[Row], outcome: str) ->
         wins = sum(hit(r["returns"][int(r["measures"]["first_player"])]) for r in starters)
         first = _rate("first player", wins, len(starters), fair)
     sides = [_rate(label, round(sum(r["measures"].get(key, 0.0) for r in rows)), len(rows), fair)
-             for key, label in SIDES.get(study.game, {}).items() if any(key in r["measures"] for r in rows)]
+             for key, label in sides_of(study.game).items() if any(key in r["measures"] for r in rows)]
     return CellReport(cell, len(rows), seats, first, sides, _entry_rates(study, cell, rows, outcome, fair),
                       _measures(study, rows), [float(r["scores"][team[0]]) for r in rows for team in teams
                                                if len(r["scores"]) == game.num_players])
@@ -187,7 +187,7 @@ def _measures(study: Study, rows: Sequence[Row]) -> dict[str, MeasureSummary]:
         "rounds": [float(r["rounds"]) for r in rows],
         "minutes at a human pace": [r["actions"] * study.human_seconds_per_move / 60 for r in rows],
     }
-    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", "first_player"} - set(SIDES.get(study.game, {})))
+    names = sorted({k for r in rows for k in r["measures"]} - {"rounds", "first_player"} - set(sides_of(study.game)))
     for name in names:
         columns[name] = [float(r["measures"].get(name, 0.0)) for r in rows]
     for kind in sorted({k for r in rows for k in r["events"]}):

@@ -42,7 +42,7 @@ class MatchOutcome:
     events: dict[str, int] = field(default_factory=dict)
     """Typed event details counted by kind (:func:`cardtable.lab.measures.count_event_kinds`)."""
     measures: dict[str, float] = field(default_factory=dict)
-    """The game's derived measures (:data:`cardtable.lab.measures.GAME_MEASURES`)."""
+    """The game's derived measures (:func:`cardtable.lab.measures.measures_of`)."""
 
     @property
     def think_seconds(self) -> list[float]:

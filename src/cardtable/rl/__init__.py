@@ -22,14 +22,13 @@ See ``docs/rl.md`` for the tensor layouts and design notes.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 from collections.abc import Sequence
 from typing import Any
 
 from cardtable.description import GameInfo, OptionInfo
 from cardtable.protocol import Game
-from cardtable.registry import game_info, game_names, load_game
+from cardtable.registry import encoder_class, game_info, game_names, load_game
 from cardtable.rl.encoding import INFORMATION_STATE, OBSERVATION, Encoder, Layout, Segment
 
 def _values(option: OptionInfo) -> list[Any]:
@@ -61,18 +60,13 @@ and its minimum), from the descriptions (for tests and docs)."""
 def encoder_for(game: Game | str, **options: Any) -> Encoder:
     """The tensor encoder of a game (a :class:`Game` or a registry name plus options).
 
-    Game class ``cardtable.games.<module>.<Name>`` is encoded by
-    ``cardtable.rl.<module>.<Name>Encoder``.
+    A game is encoded by its ``tensor`` part (:func:`cardtable.registry.encoder_class`).
     """
     if isinstance(game, str):
         game = load_game(game, **options)
     elif options:
         raise ValueError("options are only taken with a game name")
-    try:
-        module = importlib.import_module("cardtable.rl." + type(game).__module__.rpartition(".")[2])
-    except ModuleNotFoundError:
-        raise ValueError(f"no tensor encoding for game {game.name!r}") from None
-    encoder = getattr(module, type(game).__name__ + "Encoder", None)
+    encoder = encoder_class(game.name)
     if encoder is None:
         raise ValueError(f"no tensor encoding for game {game.name!r}")
     built: Encoder = encoder(game)

@@ -34,7 +34,7 @@ from gymnasium import spaces
 
 from cardtable.agents import Agent, Observation, make_agent
 from cardtable.protocol import Game, IllegalAction, State
-from cardtable.registry import load_game
+from cardtable.registry import DEFAULT_GAME, load_game
 from cardtable.rl import encoder_for
 from cardtable.rl.encoding import KINDS, OBSERVATION, Encoder, FloatArray, MaskArray
 
@@ -46,7 +46,7 @@ class CardtableEnv(gym.Env[FloatArray, np.int64]):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: str | Game = "lost-cities", *, seat: int | None = 0,
+    def __init__(self, game: str | Game = DEFAULT_GAME, *, seat: int | None = 0,
                  opponents: str | Sequence[str] = "random", observation_type: str = OBSERVATION,
                  illegal_action: str = "lose", render_mode: str | None = None, **options: Any) -> None:
         self.game: Game = load_game(game, **options) if isinstance(game, str) else game
@@ -162,7 +162,7 @@ class CardtableEnv(gym.Env[FloatArray, np.int64]):
         return self.state
 
 
-def make(game: str = "lost-cities", **kwargs: Any) -> CardtableEnv:
+def make(game: str = DEFAULT_GAME, **kwargs: Any) -> CardtableEnv:
     """``CardtableEnv(game, **kwargs)`` (a short alias)."""
     return CardtableEnv(game, **kwargs)
 

@@ -32,7 +32,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,unused-ignore]
 
 from cardtable.protocol import Game, IllegalAction, State
-from cardtable.registry import load_game
+from cardtable.registry import DEFAULT_GAME, load_game
 from cardtable.rl import encoder_for
 from cardtable.rl.encoding import INFORMATION_STATE, KINDS, OBSERVATION, Encoder
 
@@ -42,7 +42,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "cardtable_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str | Game = "lost-cities", *, observation_type: str = OBSERVATION,
+    def __init__(self, game: str | Game = DEFAULT_GAME, *, observation_type: str = OBSERVATION,
                  render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         self.game: Game = load_game(game, **options) if isinstance(game, str) else game
@@ -149,7 +149,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self.state
 
 
-def env(game: str | Game = "lost-cities", *, observation_type: str = OBSERVATION,
+def env(game: str | Game = DEFAULT_GAME, *, observation_type: str = OBSERVATION,
         render_mode: str | None = None, **options: Any) -> AECEnv:
     """An AEC environment for ``game`` with variant ``options`` (``players=4`` …),
     wrapped in PettingZoo's out-of-bounds and order-enforcing wrappers."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from cardtable.cards import JOKER, expedition_name, french_name, parse_expedition, parse_french, pretty_french
+from cardtable.registry import game_part
 
 FENCE_INFO: Final = "cards"
 """The info string of a picture's fenced block."""
@@ -43,8 +44,8 @@ FENCE_INFO: Final = "cards"
 HIDDEN: Final = "??"
 """A face-down card in a picture."""
 
-EXPEDITION_GAMES: Final = frozenset({"lost-cities"})
-"""The games played with expedition cards; the others use French cards."""
+NOTATIONS: Final = ("expedition", "french")
+"""The card notations a game's ``pictures`` part may name as its ``NOTATION``."""
 
 _FENCE = re.compile(rf"^```{FENCE_INFO}[ \t]*\n(.*?)^```[ \t]*$", re.MULTILINE | re.DOTALL)
 
@@ -81,9 +82,21 @@ class Picture:
     rows: tuple[PictureRow, ...]
 
 
+def notation_of(game: str) -> str:
+    """The card notation of ``game`` (:data:`NOTATIONS`), from its ``pictures`` part.
+
+    >>> notation_of("lost-cities"), notation_of("rank")
+    ('expedition', 'french')
+    """
+    notation: str | None = getattr(game_part(game, "pictures"), "NOTATION", None)
+    if notation not in NOTATIONS:
+        raise ValueError(f"game {game!r} names no card notation for pictures ({', '.join(NOTATIONS)})")
+    return notation
+
+
 def canonical_card(text: str, game: str) -> str:
     """The canonical name of a card of ``game`` (``y7`` → ``Y7``); ``ValueError`` if it is none."""
-    if game in EXPEDITION_GAMES:
+    if notation_of(game) == "expedition":
         return expedition_name(parse_expedition(text))
     return french_name(parse_french(text))
 
@@ -125,7 +138,7 @@ def pictures_in(markdown: str) -> list[str]:
 
 def card_text(card: PictureCard, game: str) -> str:
     """A card as the terminal writes it: ``9♦``, ``Yw``, ``JK``, ``??``; marked: ``[9♦]``."""
-    if card.hidden or game in EXPEDITION_GAMES:
+    if card.hidden or notation_of(game) == "expedition":
         name = card.name
     else:
         french = parse_french(card.name)
@@ -151,6 +164,6 @@ def terminal_markdown(markdown: str, game: str) -> str:
 
 
 __all__ = [
-    "EXPEDITION_GAMES", "FENCE_INFO", "HIDDEN", "Picture", "PictureCard", "PictureError", "PictureRow",
-    "canonical_card", "card_text", "parse_picture", "picture_text", "pictures_in", "terminal_markdown",
+    "FENCE_INFO", "NOTATIONS", "HIDDEN", "Picture", "PictureCard", "PictureError", "PictureRow",
+    "canonical_card", "card_text", "notation_of", "parse_picture", "picture_text", "pictures_in", "terminal_markdown",
 ]

@@ -83,14 +83,16 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
     ``setting_fields`` are :class:`cardtable.server.room.Settings` fields (the
     limits); the address listened on is added to ``allowed_hosts``.  Raises
     :class:`~cardtable.server.store.DatabaseInUse` when another server holds
-    the SQLite database."""
+    the SQLite database, :class:`~cardtable.server.migrations.SchemaTooNew` when a newer
+    cardtable migrated it."""
     import uvicorn
 
     from cardtable.server.app import create_app
-    from cardtable.server.store import check_database_free, normalise_url
+    from cardtable.server.store import check_database_free, check_schema_known, normalise_url
 
     url = db_url or default_db_url()
     check_database_free(url)
+    check_schema_known(url)
     hosts = tuple(setting_fields.pop("allowed_hosts", ()))
     warning = host_warning(host, hosts)
     if warning:

@@ -26,7 +26,8 @@ from cardtable.protocol import JSON
 from cardtable.registry import game_names, load_game
 from cardtable.server import lifecycle
 from cardtable.server.account_api import install_account_routes, session_user
-from cardtable.server.review import Analyses
+from cardtable.server.review import Analyses, review_message
+from cardtable.server.tutorials import install_tutorial_routes
 from cardtable.server.accounts import Accounts, User
 from cardtable.server import chat
 from cardtable.server.clocks import ClockOptions
@@ -94,6 +95,7 @@ def create_app(
     _add_seat_routes(app)
     _add_live_play(app, cfg)
     install_account_routes(app)
+    install_tutorial_routes(app)
     return app
 
 
@@ -321,6 +323,15 @@ def _add_seat_routes(app: FastAPI) -> None:
             await seat_key(request, room)  # a seat, or a spectator where the match admits them
         analyses: Analyses = request.app.state.analyses
         return JSONResponse(await analyses.get(room, seat))
+
+    @app.get("/api/matches/{match_id}/review")
+    async def get_review(request: Request, match_id: str) -> Response:
+        """The finished match with every hand revealed (``cardtable.server.review``)."""
+        room = await rooms_of(request).get(match_id)
+        key = None
+        if not room.is_host(bearer(request)):
+            key, _ = await seat_key(request, room)  # a seat, or a spectator where the match admits them
+        return Response(await review_message(room, key), media_type="application/json")
 
 
 # --- live play ------------------------------------------------------------

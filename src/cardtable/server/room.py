@@ -58,12 +58,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 7
+PROTOCOL_REVISION = 8
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
 seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
 claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings;
-5 adds resigning, aborting, draws and rematches (:mod:`cardtable.server.lifecycle`); 6 chat and
-analysis; 7 match clocks (:mod:`cardtable.server.clocks`) and turn news (:mod:`cardtable.server.turns`)."""
+5 adds resigning, aborting, draws and rematches (:mod:`cardtable.server.lifecycle`); 6 chat
+and analysis; 7 tutorials, reviews and win chances in hints; 8 match clocks
+(:mod:`cardtable.server.clocks`) and turn news (:mod:`cardtable.server.turns`)."""
 
 
 def hash_token(token: str) -> str:
@@ -971,10 +972,12 @@ class Room:
             job = self.search_job(key, name, secrets.randbits(31))
             text_of = self.state.clone().action_to_string
         try:
-            action = await self.searches.run(job, refusable=True)
+            found = await self.searches.hint(job)
         except PoolBusy as err:
             raise ProtocolError("busy", str(err), status=503) from None
-        return {"type": "hint", "seq": seq, "action": action, "move": text_of(action), "agent": name}
+        action = int(found["action"])
+        return {"type": "hint", "seq": seq, "action": action, "move": text_of(action), "agent": name,
+                "value_label": found["value_label"], "estimates": found["estimates"]}
 
     def replay_steps(self, key: Key) -> list[dict[str, JSON]]:
         """The match as ``key`` saw it: the first view, then every move with the view after it."""

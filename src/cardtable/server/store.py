@@ -326,6 +326,21 @@ def check_database_free(url: str) -> None:
             DatabaseLock(parsed.database).release()
 
 
+def check_schema_known(url: str) -> None:
+    """Raise :class:`~cardtable.server.migrations.SchemaTooNew` if the database at ``url``
+    was migrated by a newer cardtable (checked before serving, so the error is one line)."""
+    from cardtable.server.migrations import check_known
+
+    parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() == "sqlite" and not (parsed.database and Path(parsed.database).is_file()):
+        return  # a new SQLite database has no schema yet
+    engine = make_engine(url)
+    try:
+        check_known(engine)
+    finally:
+        engine.dispose()
+
+
 class StoreClosed(RuntimeError):
     """The store was closed while an operation was pending."""
 

@@ -19,7 +19,7 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from cardtable.agents import Observation, make_agent
 from cardtable.protocol import Game
@@ -43,19 +43,43 @@ class SearchJob:
     agent_seed: int
 
 
+HINT_ITERATIONS: Final = 300
+"""Search budget of the win chances a hint shows beside its move."""
+
+
 @functools.lru_cache(maxsize=16)
 def _game(name: str, config_json: str) -> Game:
     return load_game(name, **json.loads(config_json))
 
 
-def run_search(job: SearchJob) -> int:
-    """The action the job's agent chooses (runs in a worker process)."""
-    game = _game(job.game, job.config_json)
-    state = game.new_state(seed=job.seed)
+def _observation(job: SearchJob) -> Observation:
+    """What the job's seat sees after the job's moves (the state replayed from the seed)."""
+    state = _game(job.game, job.config_json).new_state(seed=job.seed)
     for action in job.history:
         state.apply_action(action)
-    agent = make_agent(job.agent, game, seed=job.agent_seed)
-    return agent.act(Observation.of(state, job.player))
+    return Observation.of(state, job.player)
+
+
+def run_search(job: SearchJob) -> int:
+    """The action the job's agent chooses (runs in a worker process)."""
+    obs = _observation(job)
+    return make_agent(job.agent, obs.game, seed=job.agent_seed).act(obs)
+
+
+def run_hint(job: SearchJob) -> dict[str, Any]:
+    """A hint (runs in a worker process): the job's agent's move, and the estimated win
+    chance of every legal move from a search of :data:`HINT_ITERATIONS` play-outs seeded
+    by the job (the seat's observation only, as in :mod:`cardtable.agents.analysis`).
+    With one legal move there is nothing to estimate: ``estimates`` is empty."""
+    from cardtable.agents.analysis import estimate_moves
+    from cardtable.agents.knowledge import knowledge_for
+
+    obs = _observation(job)
+    action = make_agent(job.agent, obs.game, seed=job.agent_seed).act(obs)
+    estimates = [] if len(obs.legal_actions) < 2 else estimate_moves(obs, HINT_ITERATIONS, job.agent_seed)[1]
+    return {"action": action, "value_label": knowledge_for(obs.game).value_label(),
+            "estimates": [{"move": m.move, "action": m.action, "win": round(m.win, 4), "visits": m.visits}
+                          for m in estimates]}
 
 
 @dataclass(frozen=True)
@@ -115,6 +139,11 @@ class SearchPool:
     async def run(self, job: SearchJob, *, refusable: bool = False) -> int:
         """The job's action; ``refusable`` marks a hint (refused when too many wait)."""
         return int(await self._submit(run_search, job, refusable))
+
+    async def hint(self, job: SearchJob) -> dict[str, Any]:
+        """The job's hint with win chances (:func:`run_hint`); refused when too many wait."""
+        result: dict[str, Any] = await self._submit(run_hint, job, True)
+        return result
 
     async def analyse(self, job: AnalysisJob) -> dict[str, Any]:
         """The job's move analysis; refused like a hint when too many wait."""

@@ -7,6 +7,10 @@
   token travels in the URL fragment, so the server never sees it here);
 * ``/replay/{match_id}`` — the replay of a match from a seat's point of view
   (``?seat=N``; the token comes from this browser's storage) or the public one;
+* ``/review/{match_id}`` — the review of a finished match: the replay with every hand
+  revealed and the move analysis of a seat (``?seat=N``);
+* ``/tutorial`` and ``/tutorial/{game}`` — the interactive tutorials (``tutorial.js`` over
+  ``/api/tutorials``);
 * ``/rules`` and ``/rules/{game}`` — the rules of the games (:mod:`cardtable.web.rules_page`),
   in English or Russian (``?lang=ru``; without it the browser's ``Accept-Language``);
   an unknown game or language is a 404 or 400: an HTML page for a browser (``Accept:
@@ -97,6 +101,18 @@ def mount(app: FastAPI) -> None:
 
     @app.get("/replay/{match_id}", include_in_schema=False)
     async def replay_page(match_id: str) -> FileResponse:
+        return _page()
+
+    @app.get("/review/{match_id}", include_in_schema=False)
+    async def review_page(match_id: str) -> FileResponse:
+        return _page()
+
+    @app.get("/tutorial", include_in_schema=False)
+    async def tutorials_page() -> FileResponse:
+        return _page()
+
+    @app.get("/tutorial/{game}", include_in_schema=False)
+    async def tutorial_page(game: str) -> FileResponse:
         return _page()
 
     @app.get("/rules", include_in_schema=False)

@@ -31,6 +31,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from cardtable.i18n import message
 from cardtable.rules import LANGUAGES, check_language, check_rules, rules_games, rules_text, rules_title
 from cardtable.rules.pictures import FENCE_INFO, Picture, PictureCard, card_text, parse_picture
 
@@ -204,7 +205,8 @@ def rules_page(game: str, lang: str) -> str:
     """The whole page of ``game``'s rules in ``lang``."""
     check_rules(game, lang)
     body, toc = rules_body(game, lang)
-    main = f'<main class="rules-layout">{_toc_html(toc, lang)}<article class="rules-text">{body}</article></main>'
+    learn = f'<p class="rules-tutorial"><a href="/tutorial/{game}?lang={lang}">{html.escape(message("tutorial.learn", lang))}</a></p>'
+    main = f'<main class="rules-layout">{_toc_html(toc, lang)}<article class="rules-text">{learn}{body}</article></main>'
     return _document(lang, rules_title(game, lang), f"/rules/{game}", main, game)
 
 

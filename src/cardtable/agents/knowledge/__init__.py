@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from cardtable.protocol import Game, State
 
@@ -118,29 +118,19 @@ class Knowledge:
         return "win"
 
 
-_MODULES: Final = {
-    "lost-cities": "cardtable.agents.knowledge.lost_cities:LostCitiesKnowledge",
-    "lost-ranks": "cardtable.agents.knowledge.lost_ranks:LostRanksKnowledge",
-    "rank": "cardtable.agents.knowledge.rank:RankKnowledge",
-}
-
 _CACHE: dict[tuple[str, str], Knowledge] = {}
 
 
 def knowledge_for(game: Game) -> Knowledge:
-    """The knowledge of ``game`` (one shared instance per configuration)."""
-    import importlib
+    """The knowledge of ``game`` (one shared instance per configuration): the game's
+    ``knowledge`` part (:func:`cardtable.registry.knowledge_class`), else the generic one."""
+    from cardtable.registry import knowledge_class
 
     key = (game.name, repr(game.config))
     got = _CACHE.get(key)
     if got is None:
-        target = _MODULES.get(game.name)
-        if target is None:
-            got = Knowledge(game)
-        else:
-            module, _, attr = target.partition(":")
-            cls: type[Knowledge] = getattr(importlib.import_module(module), attr)
-            got = cls(game)
+        cls = knowledge_class(game.name) or Knowledge
+        got = cls(game)
         _CACHE[key] = got
     return got
 

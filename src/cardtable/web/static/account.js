@@ -5,8 +5,9 @@
 // The session is an HttpOnly cookie: this code never sees it, it only asks
 // GET /api/account who is signed in.
 
-import { h, clear, api } from "./util.js";
+import { h, clear, api, svg } from "./util.js";
 import { t, gameTitle } from "./i18n.js";
+import { reviewLink } from "./review_link.js";
 
 let who = null; // the promise of the signed-in user (or null)
 
@@ -107,14 +108,6 @@ function ratingText(r) {
 
 function groupLabel(game, players) {
   return `${gameTitle(game)} · ${t("n_players", { n: players })}`;
-}
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
-  return e;
 }
 
 /** A small line plot of ratings after each rated match (one group: a game and player count). */
@@ -218,7 +211,8 @@ export class ProfilePage {
         h("span.muted.small", null, new Date(m.created * 1000).toLocaleDateString()),
         done
           ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.match)}?seat=${m.seat}` }, "▶ ", t("replay"))
-          : h("a.button.small", { href: `/play/${encodeURIComponent(m.match)}` }, t("go_to_table"))));
+          : h("a.button.small", { href: `/play/${encodeURIComponent(m.match)}` }, t("go_to_table")),
+        done ? reviewLink(null, m.match, m.seat, { small: true }) : null));
     }
     panel.append(this.data.recent.length ? list : h("p.muted", null, t("no_matches_played")));
     return panel;

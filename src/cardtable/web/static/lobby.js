@@ -8,6 +8,8 @@ import {
 import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
 import { clockFields, clockOption, clockSummary, listenTurns, formatClock } from "./clock.js";
+import { reviewLink } from "./review_link.js";
+import { tutorialLink } from "./tutorial.js";
 
 export function topbar(extra = []) {
   return h("header.topbar", null,
@@ -209,7 +211,7 @@ export class LobbyPage {
       h("span.tile-sub", null, lo === hi ? t("n_players", { n: lo }) : t("players_range", { lo, hi })),
       h("span.tile-desc", null, local(g.description.summary))),
       h("a.tile-rules", { href: rulesHref(g.name), "data-game": g.name, title: t("rules_of", { game: gameTitle(g.name) }) },
-        t("rules"))));
+        t("rules")), tutorialLink(g.name)));
     }
     panel.append(tiles);
     panel.append(this.optionsFields());
@@ -359,6 +361,7 @@ export class LobbyPage {
           ? h("span.match-clock-left.small", null, t("clock_left", { time: formatClock(info.clock.remaining[m.seat]) }))
           : null,
         finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
+        finished ? reviewLink(null, m.id, m.seat, { small: true }) : null,
         h("button.link", {
           type: "button", title: t("forget_help"),
           onclick: () => { forgetMatch(m.id, m.seat); this.render(); },

@@ -10,10 +10,10 @@ import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
 import lostRanks from "./games/lost_ranks.js";
 
-const GAMES = { "lost-cities": lostCities, rank, "lost-ranks": lostRanks };
+export const GAMES = { "lost-cities": lostCities, rank, "lost-ranks": lostRanks };
 const AUTOPLAY_MS = 700;
 
-function stepParam() {
+export function stepParam() {
   const v = new URLSearchParams(location.search).get("step");
   return v !== null && /^\d+$/.test(v) ? Number(v) : null;
 }

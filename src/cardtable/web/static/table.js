@@ -11,6 +11,9 @@ import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from 
 import { ChatPanel } from "./chat.js";
 import { MatchClock } from "./clock.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
+import { loadMessages } from "./messages.js";
+import { hintChances } from "./hint_chances.js";
+import { reviewLink } from "./review_link.js";
 import lostCities from "./games/lost_cities.js";
 import rank from "./games/rank.js";
 import lostRanks from "./games/lost_ranks.js";
@@ -30,7 +33,8 @@ export function recentEvents(log, you) {
   return out.slice(-16);
 }
 
-function keyName(ev) {
+/** The name of a pressed key as the boards' `ctx.keys` name it ("1", "S-1", "d"). */
+export function keyName(ev) {
   const m = /^(?:Digit|Numpad)(\d)$/.exec(ev.code || "");
   if (m) return (ev.shiftKey ? "S-" : "") + m[1];
   if (ev.key && ev.key.length === 1) return ev.key.toLowerCase();
@@ -88,7 +92,7 @@ export class TablePage {
     this.mine = myMatch(this.id);
     document.addEventListener("keydown", this.onKey);
     this.root.addEventListener("click", this.onCardClick);
-    loadRefusals().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
+    loadMessages().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
     api("GET", "/api/games").then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
@@ -491,7 +495,8 @@ export class TablePage {
     side.append(tools);
     if (ctx.hint) {
       side.append(h("div.hintbox", { role: "status" }, h("b", null, t("hint_says")), " ",
-        game.describeMove(ctx.hint.move, ctx, this.you)));
+        game.describeMove(ctx.hint.move, ctx, this.you),
+        ...hintChances(ctx.hint, (move) => game.describeMove(move, ctx, this.you))));
     }
     side.append(this.playersBox(ctx, game));
     side.append(this.logBox(ctx, game));
@@ -635,6 +640,7 @@ export class TablePage {
       h("div.actions", null,
         this.modal.kind === "match" ? h("a.button", { href: "/" }, t("back_to_lobby")) : null,
         this.modal.kind === "match" ? h("a.button#modal-replay", { href: this.replayHref() }, "▶ ", t("open_replay")) : null,
+        this.modal.kind === "match" ? reviewLink("modal-review", this.id, this.you) : null,
         h("button.primary#close-modal", { type: "button", onclick: close }, t(this.modal.kind === "round" ? "continue" : "close"))));
     this.trapFocus(dialog);
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
@@ -646,7 +652,7 @@ export class TablePage {
 
   /** The finished match's replay (from this seat's point of view) and its record. */
   replayTools() {
-    const out = [h("a.button#open-replay", { href: this.replayHref() }, "▶ ", t("replay"))];
+    const out = [h("a.button#open-replay", { href: this.replayHref() }, "▶ ", t("replay")), reviewLink("open-review", this.id, this.you)];
     if (this.you !== null && this.token) {
       out.push(h("button#export", {
         type: "button", title: t("export_help"),

@@ -245,3 +245,12 @@ export async function downloadRecord(id, token) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
   return record;
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** svg("circle", {cx: 1, cy: 2, r: 3}) -> an SVG element (for the small plots). */
+export function svg(tag, attrs) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  return e;
+}

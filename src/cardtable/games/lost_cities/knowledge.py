@@ -11,9 +11,9 @@
   wins (or smaller defeats) when the match is already decided; at the end of the
   match ``0.9 * sign(d) + 0.1 * tanh(d / 50)``.
 * **Play-out policy**: the heuristic bot itself
-  (:func:`cardtable.agents.lost_cities.policy_action`, called on the sampled state,
+  (:func:`cardtable.games.lost_cities.heuristic.policy_action`, called on the sampled state,
   whose accessors give the card sets the bot otherwise parses from its view).  The searching seat plays the ``bold`` style
-  (:data:`~cardtable.agents.lost_cities.STYLES`: it beats the baseline in about 62 %
+  (:data:`~cardtable.games.lost_cities.heuristic.STYLES`: it beats the baseline in about 62 %
   of matches), the opponent is modelled as the baseline ``steady`` heuristic.  The
   flat search (``mode="pimc"``) thus estimates, for each candidate move, the
   round's outcome if the searcher plays on ``bold`` and the opponent like the
@@ -32,7 +32,7 @@ from typing import Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
-from cardtable.agents.lost_cities import STYLES, ViewTable, policy_action, ranked_moves
+from cardtable.games.lost_cities.heuristic import STYLES, ViewTable, policy_action, ranked_moves
 from cardtable.games.lost_cities import LostCitiesState
 from cardtable.protocol import State
 

@@ -371,3 +371,7 @@ KEYS = KeyScheme(
     },
 )
 """The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that card."""
+
+VERDICTS = ("rank_out", "rank_lose", "rank_out")
+"""The final verdict (:data:`cardtable.console.play.VERDICTS`): nobody wins Ранг — one
+player stays in Rank and loses, every other player is out (RG-7)."""

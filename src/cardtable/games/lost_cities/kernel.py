@@ -10,7 +10,7 @@ with the batch's seed — the kernel does not reproduce Python's ``random`` stre
 to replay an engine deal pass its decks in (:func:`new_match`).
 
 The heuristic seats run the decision code of
-:mod:`cardtable.agents.lost_cities_decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
+:mod:`cardtable.games.lost_cities.decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
 the same functions the Python bot and the search run.
 
 Entries: :func:`play_many` (the lab's batches), :func:`export` and :func:`play_outs`
@@ -27,8 +27,8 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.agents import lost_cities_decisions as decisions
-from cardtable.agents.lost_cities import STYLES, LostCitiesStyle
+from cardtable.games.lost_cities import decisions
+from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
 from cardtable.kernels import PlayOuts
 from cardtable.kernels.jit import compile_shared, njit
@@ -261,7 +261,7 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
 @njit
 def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
     """The heuristic's action for the seat to move (the decisions of
-    :mod:`cardtable.agents.lost_cities_decisions`, compiled)."""
+    :mod:`cardtable.games.lost_cities.decisions`, compiled)."""
     C, p = int(s[COLORS]), int(s[CUR])
     o = 1 - p
     tops = [-1] * C
@@ -411,3 +411,20 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     """The compiled heuristic's action (playing ``style``) for the seat to move of ``s``."""
     return int(_heuristic(s, style_vector(style)))
+
+
+def row_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:
+    """The measures of :func:`cardtable.lab.measures.measures_of` the kernel can tell (for
+    :func:`cardtable.lab.engines.kernel_row`)."""
+    return {"rounds": float(rounds), "margin": float(abs(scores[0] - scores[1])),
+            "wagers_played": float(counts["wager"])}
+
+
+def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
+    """The engine's typed-event counts from the kernel's per-action counts (round 1 is
+    dealt with the match, so it has no ``round_started``; kinds that did not happen are
+    left out, as :func:`cardtable.lab.measures.count_event_kinds` does)."""
+    kinds = {"card_played": counts["play"] + counts["wager"] + counts["discard"],
+             "card_drawn": counts["draw deck"] + counts["draw pile"],
+             "round_ended": rounds, "round_started": rounds - 1, "match_ended": 1}
+    return {kind: n for kind, n in kinds.items() if n}

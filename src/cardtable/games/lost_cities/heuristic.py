@@ -2,7 +2,7 @@
 
 How it plays
     * **Commits to a few colours.**  Each colour gets a projected LC-6 score
-      (:func:`~cardtable.agents.lost_cities_decisions.plan`): the cards of that colour it can still
+      (:func:`~cardtable.games.lost_cities.decisions.plan`): the cards of that colour it can still
       place from its hand plus a discounted share of the live cards above them
       (unseen or on a discard pile).  It starts an expedition only when the
       projection beats a margin that grows with every expedition it already
@@ -41,9 +41,9 @@ One implementation, two readers
     about 10 µs a move); the bot (:class:`LostCitiesHeuristic`) parses its
     seat's JSON view into a :class:`ViewTable` and calls the same function.
 
-    The decision code itself lives in :mod:`cardtable.agents.lost_cities_decisions`,
+    The decision code itself lives in :mod:`cardtable.games.lost_cities.decisions`,
     plain functions over colour fields that this module runs as Python and
-    :mod:`cardtable.kernels.lost_cities` compiles with numba: one heuristic.  A
+    :mod:`cardtable.games.lost_cities.kernel` compiles with numba: one heuristic.  A
     colour's plan depends only on the four 16-bit fields of that colour (own hand,
     own and opposing expedition, the opponent's known cards) plus a few per-turn
     numbers, so here the per-colour facts are computed once per field combination
@@ -57,7 +57,7 @@ from typing import Any, Final, Protocol
 
 from cardtable.agents.base import Agent, Observation
 from cardtable.cards import COLOR_LETTERS, EXPEDITION_NAMES
-from cardtable.agents.lost_cities_decisions import (FIRST, Facts, colour_facts, draw_choice, draw_options, play_choice,
+from cardtable.games.lost_cities.decisions import (FIRST, Facts, colour_facts, draw_choice, draw_options, play_choice,
                                                   play_options, seat_numbers, STALL_REACH)
 from cardtable.games.lost_cities import DRAW, card_set, card_set_size
 from cardtable.protocol import JSON, Game
@@ -107,7 +107,7 @@ STYLES: dict[str, LostCitiesStyle] = {
 future when it weighs a wager and starts a colour a little more readily; tuned by
 playing it against ``steady`` (2000 matches per setting) it wins about 62 % of
 5-colour matches.  The search agents play ``bold`` themselves in their play-outs
-(:mod:`cardtable.agents.knowledge.lost_cities`)."""
+(:mod:`cardtable.games.lost_cities.knowledge`)."""
 
 
 
@@ -202,13 +202,13 @@ def _started(expedition: int) -> int:
 _UNREAD: Final = colour_facts(0, 0, 0, 0)
 """Stand-in facts of a colour the decision does not read."""
 _INFO: dict[int, Facts] = {}
-"""Per-colour facts (:func:`~cardtable.agents.lost_cities_decisions.colour_facts`) by the
+"""Per-colour facts (:func:`~cardtable.games.lost_cities.decisions.colour_facts`) by the
 colour's four 16-bit fields ``hand | exp << 16 | opp_exp << 32 | opp_known << 48``."""
 
 
 class _Seat:
     """The seat to move in the heuristic's terms: its colours' facts and the per-turn
-    numbers ``(rate, turns, margin)`` (:func:`~cardtable.agents.lost_cities_decisions.seat_numbers`)."""
+    numbers ``(rate, turns, margin)`` (:func:`~cardtable.games.lost_cities.decisions.seat_numbers`)."""
 
     __slots__ = ("facts", "rate", "turns", "margin", "draw_pile")
 

@@ -2,9 +2,9 @@
 
 Everything here is a plain function over small ints (16-bit colour fields of the
 card-set layout of :mod:`cardtable.games.lost_cities`), floats, tuples and lists of
-tuples — the subset numba compiles.  :mod:`cardtable.agents.lost_cities` calls these
+tuples — the subset numba compiles.  :mod:`cardtable.games.lost_cities.heuristic` calls these
 functions as ordinary Python (the bot, the search's play-outs, caching the colour
-facts); :mod:`cardtable.kernels.lost_cities` compiles the very same functions with
+facts); :mod:`cardtable.games.lost_cities.kernel` compiles the very same functions with
 ``numba.njit`` for its heuristic play-outs.  The lookup tables are tuples here; the
 kernel hands numba the same values as arrays.
 
@@ -13,7 +13,7 @@ A colour's field: bits 0..9 the value indices present (0 the wagers, 1..9 the nu
 :func:`colour_facts`; ``rate``, ``turns`` and ``margin`` the per-turn numbers of
 :func:`seat_numbers`; ``cons``, ``wmin``, ``tempo_weight``, ``denial`` the style's
 ``conservative``, ``wager_min_numbers``, ``tempo_weight`` and ``denial``
-(:class:`~cardtable.agents.lost_cities.LostCitiesStyle`).
+(:class:`~cardtable.games.lost_cities.heuristic.LostCitiesStyle`).
 """
 
 from __future__ import annotations
