@@ -181,6 +181,17 @@ const EN = {
   chat_spectators: "spectators", chat_mute: "Mute {who}", chat_unmute: "Unmute {who}",
   phrase_hi: "Hi!", phrase_gl: "Good luck!", phrase_gg: "Good game!", phrase_wp: "Well played!",
   phrase_thanks: "Thanks!", phrase_oops: "Oops!", phrase_wait: "One moment, please", phrase_bye: "Bye!",
+  // match clocks (static/clock.js)
+  clock: "Clock", clock_none: "No clock", clock_per_move: "{time} a move", clock_per_match: "{time} a match",
+  clock_correspondence: "Correspondence: {time} a move", clock_days_hours: "{d} d {h} h",
+  clock_on_timeout: "When time runs out", clock_then_ai: "the AI moves for the player",
+  clock_then_lose: "the player loses", clock_ai_moves: "AI moves",
+  clock_your_time_ran_out: "Your time ran out: the AI makes this move for you.",
+  clock_their_time_ran_out: "{name}'s time ran out: the AI moves for them.",
+  clock_you_lost_on_time: "Your time ran out: the match is lost.",
+  clock_they_lost_on_time: "{name} ran out of time: you win.", clock_lost_on_time: "{name} ran out of time.",
+  clock_left: "{time} left",
+  clock_dur_s: "{n} s", clock_dur_min: "{n} min", clock_dur_h: "{n} h", clock_dur_d: "{n} d",
 };
 
 const RU = {
@@ -339,6 +350,17 @@ const RU = {
   chat_spectators: "зрителей", chat_mute: "Заглушить: {who}", chat_unmute: "Включить: {who}",
   phrase_hi: "Привет!", phrase_gl: "Удачи!", phrase_gg: "Хорошая игра!", phrase_wp: "Отлично сыграно!",
   phrase_thanks: "Спасибо!", phrase_oops: "Ой!", phrase_wait: "Минутку, пожалуйста", phrase_bye: "Пока!",
+  // match clocks (static/clock.js)
+  clock: "Часы", clock_none: "Без часов", clock_per_move: "{time} на ход", clock_per_match: "{time} на партию",
+  clock_correspondence: "По переписке: {time} на ход", clock_days_hours: "{d} д {h} ч",
+  clock_on_timeout: "Когда время вышло", clock_then_ai: "за игрока ходит ИИ",
+  clock_then_lose: "игрок проигрывает", clock_ai_moves: "ходит ИИ",
+  clock_your_time_ran_out: "Ваше время вышло: этот ход за вас сделает ИИ.",
+  clock_their_time_ran_out: "У игрока {name} вышло время: за него ходит ИИ.",
+  clock_you_lost_on_time: "Ваше время вышло: партия проиграна.",
+  clock_they_lost_on_time: "У игрока {name} вышло время: вы победили.", clock_lost_on_time: "У игрока {name} вышло время.",
+  clock_left: "осталось {time}",
+  clock_dur_s: "{n} с", clock_dur_min: "{n} мин", clock_dur_h: "{n} ч", clock_dur_d: "{n} д"
 };
 
 const DICT = { en: EN, ru: RU };

@@ -9,6 +9,7 @@ import { t, gameTitle, agentLabel, agentHelp, loadCatalog, refusalNodes, refusal
 import { Connection } from "./net.js";
 import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
 import { ChatPanel } from "./chat.js";
+import { MatchClock } from "./clock.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
 import { hintChances } from "./hint_chances.js";
 import { reviewLink } from "./review_link.js";
@@ -67,6 +68,7 @@ export class TablePage {
     this.onKey = (ev) => this.key(ev);
     this.onCardClick = (ev) => this.explainRefusal(ev);
     this.chat = new ChatPanel(this);
+    this.matchClock = new MatchClock(this);
   }
 
   start() {
@@ -130,7 +132,7 @@ export class TablePage {
   }
 
   onMessage(msg) {
-    if (this.chat.onMessage(msg)) {
+    if (this.chat.onMessage(msg) || this.matchClock.onMessage(msg)) {
       this.schedule();
       return;
     }
@@ -414,7 +416,7 @@ export class TablePage {
       h("div.scoreline", null, game.scoreline(ctx)),
       this.connBadge(),
     ]));
-    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), board);
+    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), this.matchClock.node(), board);
     root.append(h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)));
     if (this.toast) root.append(h("div.toast", { role: "alert" }, this.toastBody()));
     if (this.modal) root.append(this.modalBox(ctx, game));
