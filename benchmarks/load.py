@@ -17,6 +17,7 @@ SQLite in a temporary folder, one process) and runs the bots in
     python benchmarks/load.py --url http://127.0.0.1:8000   # an already running server
     python benchmarks/load.py --db postgresql://...        # the server on PostgreSQL
     python benchmarks/load.py --matches 100 --seconds 20 --hostile 4   # and 4 hostile clients
+    python benchmarks/load.py --clock '{"per": "move", "seconds": 60}'  # half the matches with a clock
 
 It prints the move count, throughput, latency percentiles (p50/p90/p99/max),
 errors (error messages, refused or dropped connections, moves never answered)
@@ -28,6 +29,10 @@ attacking matches of its own with malformed and hostile requests and messages
 for the measured time; the report adds what they sent, the refusals by code,
 the 5xx answers (there must be none) and any answer that broke the protocol.
 The latencies printed are the honest bots' only.
+
+``--clock JSON`` gives every other match that match clock (the ``clock`` of
+``POST /api/matches``), so matches with and without a clock run side by side in
+the same server at once; the report adds the latencies of each half.
 
 The started server lifts its per-address limits (every bot connects from
 127.0.0.1); the per-connection message rate and every size limit stay.
@@ -70,6 +75,8 @@ except ImportError:  # pragma: no cover
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.by_clock: dict[str, list[float]] = {"with clock": [], "without clock": []}
+        """The latencies again, of the matches with a clock and of those without."""
         self.ack_latencies: list[float] = []
         self.errors: dict[str, int] = {}
         self.moves = 0
@@ -83,7 +90,7 @@ class MatchBots:
     """The bots of one match: one websocket per seat."""
 
     def __init__(self, base: str, game: str, config: dict[str, Any], think: float, stats: Stats,
-                 rng: random.Random, deadline: float) -> None:
+                 rng: random.Random, deadline: float, clock: dict[str, Any] | None = None) -> None:
         self.base = base
         self.ws_url = base.replace("http://", "ws://") + "/ws"
         self.game = game
@@ -92,13 +99,18 @@ class MatchBots:
         self.stats = stats
         self.rng = rng
         self.deadline = deadline
+        self.clock = clock
+        self.group = stats.by_clock["with clock" if clock else "without clock"]
         self.sent: dict[int, float] = {}
         """seq of a move -> when it was sent."""
 
     async def run(self, http: httpx.AsyncClient) -> None:
         while time.monotonic() < self.deadline:
             try:
-                r = await http.post("/api/matches", json={"game": self.game, "config": self.config})
+                body: dict[str, Any] = {"game": self.game, "config": self.config}
+                if self.clock:
+                    body["clock"] = self.clock
+                r = await http.post("/api/matches", json=body)
                 r.raise_for_status()
             except Exception:  # noqa: BLE001
                 self.stats.error("create")
@@ -152,6 +164,7 @@ class MatchBots:
                         t0 = self.sent.get(seq)
                         if t0 is not None:
                             self.stats.latencies.append(now - t0)
+                            self.group.append(now - t0)
                     if msg["status"] == "finished":
                         finished[0] = True
                         done.set()
@@ -178,19 +191,21 @@ class MatchBots:
 
 
 async def client_main(base: str, matches: int, seconds: float, think: float, game: str,
-                      config: dict[str, Any], seed: int, ramp: float) -> dict[str, Any]:
+                      config: dict[str, Any], seed: int, ramp: float,
+                      clock: dict[str, Any] | None = None) -> dict[str, Any]:
     stats = Stats()
     deadline = time.monotonic() + seconds + ramp
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         tasks = []
         for i in range(matches):
-            bots = MatchBots(base, game, config, think, stats, random.Random(seed * 100003 + i), deadline)
+            bots = MatchBots(base, game, config, think, stats, random.Random(seed * 100003 + i), deadline,
+                             clock if i % 2 else None)
             tasks.append(asyncio.ensure_future(bots.run(http)))
             if ramp > 0:
                 await asyncio.sleep(ramp / matches)
         await asyncio.gather(*tasks)
-    return {"latencies": stats.latencies, "ack": stats.ack_latencies, "errors": stats.errors,
+    return {"latencies": stats.latencies, "by_clock": stats.by_clock, "ack": stats.ack_latencies, "errors": stats.errors,
             "moves": stats.moves, "matches_done": stats.matches_done, "cpu": time.process_time()}
 
 
@@ -296,6 +311,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--hostile", type=int, default=0, metavar="N",
                         help="hostile clients beside the bots, in one more process (default none)")
+    parser.add_argument("--clock", default=None, metavar="JSON",
+                        help="a match clock (as in POST /api/matches) for every other match (default none)")
     args = parser.parse_args()
 
     proc = None
@@ -304,6 +321,7 @@ def main() -> None:
     else:
         proc, base, _ = start_server(args.db)
     config = json.loads(args.config)
+    clock = json.loads(args.clock) if args.clock else None
     procs = max(1, min(args.client_procs, args.matches))
     share = [args.matches // procs + (1 if i < args.matches % procs else 0) for i in range(procs)]
     print(f"server {base}; {args.matches} matches of {args.game} {config}; think {args.think} s; "
@@ -314,7 +332,7 @@ def main() -> None:
     out: Any = ctx.Queue()
     workers = [ctx.Process(target=_client_proc,
                            args=((base, share[i], args.seconds, args.think, args.game, config, args.seed + i,
-                                  args.ramp), out))
+                                  args.ramp, clock), out))
                for i in range(procs)]
     if args.hostile > 0:
         hostile_out: Any = ctx.Queue()
@@ -357,6 +375,12 @@ def main() -> None:
           f"p50 {percentile(lat, 50) * ms:.1f}  p90 {percentile(lat, 90) * ms:.1f}  "
           f"p99 {percentile(lat, 99) * ms:.1f}  max {max(lat, default=float('nan')) * ms:.1f}  "
           f"mean {statistics.fmean(lat) * ms if lat else float('nan'):.1f}")
+    if clock:
+        for group in ("without clock", "with clock"):
+            part = [x for r in results for x in r["by_clock"][group]]
+            print(f"  {group} {clock if group == 'with clock' else ''} over {len(part)} moves (ms): "
+                  f"p50 {percentile(part, 50) * ms:.1f}  p90 {percentile(part, 90) * ms:.1f}  "
+                  f"p99 {percentile(part, 99) * ms:.1f}  max {max(part, default=float('nan')) * ms:.1f}")
     print(f"move -> ack latency (ms): p50 {percentile(ack, 50) * ms:.1f}  p99 {percentile(ack, 99) * ms:.1f}")
     if "move_ms_p50" in health:
         print(f"inside the server (message read -> updates queued, last {health['recent']} moves, ms): "

@@ -134,8 +134,8 @@ def test_every_message_has_both_languages_and_ru_plurals_are_cldr() -> None:
     from cardtable.i18n import message, messages
 
     assert set(messages("en")) == set(messages("ru"))
-    assert [message("terminal.deck", "ru", n=n) for n in (1, 3, 5, 11, 21, 44)] == [
+    assert [message("count.draw_pile", "ru", n=n) for n in (1, 3, 5, 11, 21, 44)] == [
         "Колода: 1 карта", "Колода: 3 карты", "Колода: 5 карт", "Колода: 11 карт", "Колода: 21 карта",
         "Колода: 44 карты"]
-    assert message("terminal.deck", "en", n=1) == "Draw pile: 1 card"
-    assert catalog("ru")["messages"]["terminal.cards"].startswith("{n, plural,")
+    assert message("count.draw_pile", "en", n=1) == "Draw pile: 1 card"
+    assert catalog("ru")["messages"]["count.cards"].startswith("{n, plural,")

@@ -20,6 +20,7 @@ from cardtable import records
 from cardtable.agents import agent_names, check_agent_spec, make_agent
 from cardtable.protocol import Game
 from cardtable.gameflags import game_argument, given_options, option_values, with_game_options
+from cardtable.i18n import message
 from cardtable.registry import game_info, game_names, load_game
 
 app = typer.Typer(
@@ -134,20 +135,21 @@ def play(
         stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         save_path = save or default_save_dir() / f"{game.name}-{stamp}-seed{seed}.json"
     agents = {s: make_agent(n, game, seed=state.seed * 31 + s) for s, n in ai_names.items()}
-    console.rule(f"{game.title} — seed {state.seed} — you are seat {seat}")
+    console.rule(message("terminal.title", lang, game=message(f"game.{game.name}", lang), seed=state.seed, seat=seat))
     TerminalMatch(state, human=seat, agents=agents, players=names, console=console,
-                  lang=lang, save_path=save_path, hint=_hint_engine(seat)).run()
+                  lang=lang, save_path=save_path, hint=_hint_engine(seat, lang)).run()
 
 
-def _hint_engine(seat: int) -> Any:
-    """The search AI's hint for ``seat`` (computed from that seat's view only)."""
+def _hint_engine(seat: int, lang: str = "en") -> Any:
+    """The search AI's hint for ``seat`` (computed from that seat's view only) in ``lang``."""
     try:
-        from cardtable.agents.search import hint_text
+        from cardtable.agents.search import hint_facts
+        from cardtable.console.play import hint_line
     except ImportError:  # pragma: no cover - search agent not installed
         return None
 
     def hint(state: Any) -> str:
-        return str(hint_text(state, seat))
+        return hint_line(hint_facts(state, seat, seed=len(state.history)), state.game.name, lang)
 
     return hint
 
@@ -331,6 +333,7 @@ def replay(
     seat: int = typer.Option(0, "--seat", metavar="N", help="Whose view to show the table from."),
     board: bool = typer.Option(False, "--board", help="Show the table after every move."),
     step: bool = typer.Option(False, "--step", help="Wait for Enter after every move."),
+    lang: str = typer.Option("en", "--lang", metavar="LANG", help="Language of the moves and dates: en or ru."),
 ) -> None:
     """Show a saved game move by move.
 
@@ -338,7 +341,10 @@ def replay(
     the one the moves reach.
     """
     from cardtable.console.play import renderer_for
+    from cardtable.i18n.dates import saved_text
 
+    if lang not in ("en", "ru"):
+        raise fail(f"--lang must be en or ru, not {lang!r}")
     try:
         record = records.load(path)
         final = records.replay(record)  # validates every move and the stored result
@@ -350,28 +356,30 @@ def replay(
     renderer = renderer_for(game.name)
     players = record.get("players") or [f"seat {i}" for i in range(game.num_players)]
     config = ", ".join(f"{k}={v}" for k, v in game.config_dict().items())
-    console.print(f"{game.title} ({config}), seed {record['seed']}; players: {', '.join(map(str, players))}",
-                  style="bold", markup=False)
+    console.print(message("terminal.replay_head", lang, game=message(f"game.{game.name}", lang), config=config,
+                          seed=record["seed"], players=", ".join(map(str, players))), style="bold", markup=False)
+    if record.get("saved"):
+        console.print(message("terminal.saved_on", lang, date=saved_text(str(record["saved"]), lang)), markup=False)
     state = records.new_state_of(record)
     rounds_seen = 0
     for number, action in enumerate(final.history, start=1):
         event = state.apply_action(action)
         view = state.view(seat)
-        line = renderer.describe(event, view, lang="en")
+        line = renderer.describe(event, view, lang=lang)
         console.print(f"[dim]{number:>4}[/] {line}")
         if len(view["round_scores"]) > rounds_seen:
             rounds_seen = len(view["round_scores"])
-            console.print(f"[bold]Round {rounds_seen} scores: {_scores_text(view['round_scores'][-1])} — "
-                          f"totals {_scores_text(view['scores'])}[/]")
+            console.print(message("terminal.replay_round", lang, n=rounds_seen, scores=_scores_text(view["round_scores"][-1]),
+                                  totals=_scores_text(view["scores"])), style="bold", markup=False)
         if board:
-            console.print(renderer.render(view, lang="en"))
+            console.print(renderer.render(view, lang=lang))
         if step:
             input("[Enter] ")
     if final.is_terminal():
-        console.rule("Result")
+        console.rule(message("terminal.result", lang))
         console.print(_result_table(final.result(), [str(p) for p in players]))
     else:
-        console.print(f"[yellow]The record stops after move {len(final.history)}; the match is not finished.[/]")
+        console.print(message("terminal.replay_unfinished", lang, n=len(final.history)), style="yellow", markup=False)
 
 
 def _register_arena() -> None:

@@ -180,11 +180,11 @@ def test_a_name_being_typed_survives_the_lobby_redrawing(browser: Any, server: L
 
 def test_a_name_being_typed_on_the_join_page_survives_a_redraw(browser: Any, server: LiveServer,
                                                                tracker: Tracker) -> None:
-    """The invite page redraws when the refusal catalog arrives; Bob's name, typed
-    before it did, stays in the field and is the name he joins under.  (The catalog
-    arriving between the click into the field and the typing once lost "Bob", and the
-    host saw "Player" join — the flake of the invite tests.)  The catalog's answer is
-    held back until the name is typed, so the redraw surely comes after it."""
+    """Bob's name, typed on the invite page, is the name he joins under.  (The
+    catalog arriving between the click into the field and the typing once lost "Bob",
+    and the host saw "Player" join — the flake of the invite tests.)  The page now
+    waits for the shared catalog before it draws anything (its texts come from it):
+    while the catalog's answer is held back there is no form to type into."""
     m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "human"}])
     invite = f"{server.base}/play/{m['match']}#token={m['seats'][1]['token']}"
     ctx = browser.new_context(viewport=PHONE, locale="en-US", is_mobile=True, has_touch=True)
@@ -193,14 +193,13 @@ def test_a_name_being_typed_on_the_join_page_survives_a_redraw(browser: Any, ser
         page = tracker.watch(ctx.new_page())
         page.route("**/api/i18n*", lambda route: held.append(route))
         page.goto(invite)
-        page.wait_for_selector("#join-name")
-        page.fill("#join-name", "Bob")
-        page.evaluate("() => { document.querySelector('#join-name').dataset.before = '1'; }")
-        assert held, "the page asked for the refusal catalog"
+        page.wait_for_function("() => document.readyState === 'complete'")
+        assert held, "the page asked for the catalog"
+        assert page.query_selector("#join-name") is None, "a form drawn before the catalog arrived"
         for route in held:
             route.continue_()
-        page.wait_for_function("() => { const f = document.querySelector('#join-name');"
-                               " return f !== null && !f.dataset.before; }")  # the form was drawn again
+        page.wait_for_selector("#join-name")
+        page.fill("#join-name", "Bob")
         assert page.input_value("#join-name") == "Bob"
         page.click("#join")
         page.wait_for_selector(".lc-board")

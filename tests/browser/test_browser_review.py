@@ -200,7 +200,8 @@ def test_the_hint_shows_the_estimated_win_chances(browser: Any, server: LiveServ
 @pytest.mark.parametrize("lang", ["en", "ru"])
 def test_the_browser_formats_shared_messages_as_the_terminal_does(browser: Any, server: LiveServer,
                                                                  tracker: Tracker, lang: str) -> None:
-    """messages.js and cardtable.i18n.messages give the same text, plural forms included."""
+    """The browser's shared-catalog messages (i18n.js ``t``, formatted by messages.js) and
+    cardtable.i18n.messages give the same text, plural forms included."""
     from cardtable.i18n import message
 
     keys = ["web.review.count.mistake", "web.review.hand_of", "web.review.decisions", "terminal.deck",
@@ -213,9 +214,9 @@ def test_the_browser_formats_shared_messages_as_the_terminal_does(browser: Any, 
         page.goto(server.base + "/")
         page.wait_for_selector(".game-tile")
         shown = page.evaluate("""async ([keys, numbers]) => {
-          const m = await import('/static/messages.js');
-          await m.loadMessages();
-          return keys.map((k) => numbers.map((n) => m.msg(k, {n, name: 'Ann', label: 'win', chance: '5 %'})));
+          const m = await import('/static/i18n.js');
+          await m.loadCatalog();
+          return keys.map((k) => numbers.map((n) => m.t(k, {n, name: 'Ann', label: 'win', chance: '5 %'})));
         }""", [keys, numbers])
         expected = [[message(k, lang, n=n, name="Ann", label="win", chance="5 %") for n in numbers] for k in keys]
         assert shown == expected

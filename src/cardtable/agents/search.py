@@ -666,41 +666,78 @@ class EasyAgent(Agent):
 # Hints
 
 
-def hint(state_or_obs: State | Observation, seat: int | None = None, *, seconds: float = 0.6,
-         iterations: int | None = None, seed: int = 0, top: int = 3) -> str:
+@dataclass(frozen=True)
+class HintFacts:
+    """What a hint says, as data for the front ends to put in words in their language.
+
+    ``move`` is the suggested move's notation (``None``: not the seat's turn);
+    ``only`` when it is the one legal move; otherwise ``value`` is its estimate in
+    percent, ``label`` what the estimate means (the knowledge's
+    :meth:`~cardtable.agents.knowledge.Knowledge.value_label`), ``others`` the next best
+    moves with their estimates and ``spread`` the ±2 standard errors in percent when
+    one of them looks better than the choice.
+    """
+
+    move: str | None
+    only: bool = False
+    value: int = 0
+    label: str = ""
+    others: tuple[tuple[str, int], ...] = ()
+    spread: int | None = None
+
+    def text(self) -> str:
+        """The hint in English: ``"Suggested: play Y7 — est. win 62 %; next best: …"``."""
+        if self.move is None:
+            return "No move to suggest: it is not your turn."
+        if self.only:
+            return f"Suggested: {self.move} — the only legal move."
+        out = f"Suggested: {self.move} — est. {self.label} {self.value} %"
+        if self.others:
+            out += "; next best: " + ", ".join(f"{move} {value} %" for move, value in self.others)
+        if self.spread is not None:
+            out += f" (estimates ±{self.spread} %)"
+        return out
+
+
+def hint_facts(state_or_obs: State | Observation, seat: int | None = None, *, seconds: float = 0.6,
+               iterations: int | None = None, seed: int = 0, top: int = 3) -> HintFacts:
     """The AI's suggested move for ``seat`` with the estimated values of the best few.
 
     ``state_or_obs`` is the table (only ``seat``'s observation of it is used) or an
-    observation.  E.g. ``"Suggested: play Y7 — est. win 62 %; next best: discard B3
-    54 %, draw deck 50 %"``.
+    observation.
     """
     if isinstance(state_or_obs, Observation):
         obs = state_or_obs
     else:
         obs = Observation.of(state_or_obs, seat)
     if not obs.legal_actions:
-        return "No move to suggest: it is not your turn."
+        return HintFacts(None)
     if len(obs.legal_actions) == 1:
-        return f"Suggested: {obs.action_to_string(obs.legal_actions[0])} — the only legal move."
+        return HintFacts(obs.action_to_string(obs.legal_actions[0]), only=True)
     options: dict[str, Any] = {"iterations": iterations} if iterations is not None else {"seconds": seconds}
     agent = HardAgent(obs.game, seed=seed, **options)
     stats = agent.analyse(obs)
     choice = stats.choose()
-    label = agent.knowledge.value_label()
     rows = [r for r in stats.ranked() if r[1] > 0]
 
-    def pct(value: float) -> str:
-        return f"{round(50 * (value + 1))} %"
+    def pct(value: float) -> int:
+        return round(50 * (value + 1))
 
-    first = f"Suggested: {obs.action_to_string(choice)} — est. {label} {pct(stats.mean(choice))}"
     others = sorted((r for r in rows if r[0] != choice), key=lambda r: -r[2])[: max(0, top - 1)]
-    if others:
-        first += "; next best: " + ", ".join(f"{obs.action_to_string(a)} {pct(v)}" for a, _, v in others)
-        n = stats.visits.get(choice, 0)
-        if n and any(v > stats.mean(choice) for _, _, v in others):
-            spread = round(100 * math.sqrt(stats._var(choice) / n))  # ±2 SE in percent of [-1, 1] → [0, 100]
-            first += f" (estimates ±{max(1, spread)} %)"
-    return first
+    spread = None
+    n = stats.visits.get(choice, 0)
+    if others and n and any(v > stats.mean(choice) for _, _, v in others):
+        spread = max(1, round(100 * math.sqrt(stats._var(choice) / n)))  # ±2 SE in percent of [-1, 1] → [0, 100]
+    return HintFacts(obs.action_to_string(choice), value=pct(stats.mean(choice)), label=agent.knowledge.value_label(),
+                     others=tuple((obs.action_to_string(a), pct(v)) for a, _, v in others), spread=spread)
+
+
+def hint(state_or_obs: State | Observation, seat: int | None = None, *, seconds: float = 0.6,
+         iterations: int | None = None, seed: int = 0, top: int = 3) -> str:
+    """The AI's suggested move for ``seat`` with the estimated values of the best few, in
+    English: e.g. ``"Suggested: play Y7 — est. win 62 %; next best: discard B3 54 %,
+    draw deck 50 %"`` (:func:`hint_facts` as text)."""
+    return hint_facts(state_or_obs, seat, seconds=seconds, iterations=iterations, seed=seed, top=top).text()
 
 
 def hint_text(state: State, seat: int) -> str:
@@ -715,7 +752,9 @@ __all__ = [
     "MediumAgent",
     "RootStats",
     "SearchParams",
+    "HintFacts",
     "hint",
+    "hint_facts",
     "hint_text",
     "search",
 ]

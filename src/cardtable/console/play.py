@@ -23,6 +23,7 @@ from rich.text import Text
 
 from cardtable import records
 from cardtable.agents import Agent, Observation
+from cardtable.agents.search import HintFacts
 from cardtable.console.keys import KeyScheme, assign, hand_cards
 from cardtable.i18n import LANGUAGES, message
 from cardtable.i18n import render as render_refusal
@@ -126,7 +127,7 @@ class TerminalMatch:
                 i = c * rows + r
                 if i < len(choices):
                     key, _, text = choices[i]
-                    cells.append(f"[bold cyan]{key:>3}[/] {text}")
+                    cells.append(f"[bold cyan]{key:>3}[/] {escape(self.move_text(text))}")
                 else:
                     cells.append("")
             table.add_row(*cells)
@@ -137,7 +138,7 @@ class TerminalMatch:
     def _ask_human(self) -> int | None:
         choices = self._choices()
         if len(choices) == 1 and self._is_forced(choices[0][2]):
-            only = self._t("only_move", move=choices[0][2])
+            only = self._t("only_move", move=self.move_text(choices[0][2]))
             self.console.print(f"[dim]{self._t('your_move')}: {escape(only)}[/]")
             return choices[0][1]
         by_key = {key.lower(): action for key, action, _ in choices}
@@ -172,7 +173,7 @@ class TerminalMatch:
                     self.console.print(self.hint(self.state))
                 continue
             meant = self.keys.resolve(word, self.state.view(self.human))
-            if meant is None and any(ch.isdigit() for ch in word):
+            if meant is None and " " not in word and any(ch.isdigit() for ch in word):  # a key, not a move
                 keys = ", ".join(k for k, _, _ in choices)
                 self.console.print(f"[red]{escape(self._t('not_a_key', raw=repr(raw), keys=keys))}[/]")
                 self.console.print(self._legal_table(choices))
@@ -182,9 +183,15 @@ class TerminalMatch:
             except IllegalAction as err:
                 reason = str(err) if err.refusal is None else render_refusal(err.refusal, self.lang)
                 if meant is not None:
-                    reason = f"{word} = {meant}: {reason}"
+                    reason = f"{word} = {self.move_text(meant)}: {reason}"
                 self.console.print(f"[red]{escape(reason)}[/]")
                 self.console.print(self._legal_table(choices))
+
+    def move_text(self, notation: str) -> str:
+        """A legal move as the player reads it: the game's words for it in the player's
+        language (the notation itself in English)."""
+        text: str = self.renderer.move_text(notation, self.lang)
+        return text
 
     @staticmethod
     def _is_forced(text: str) -> bool:
@@ -198,7 +205,7 @@ class TerminalMatch:
 
     def _round_summary(self, view: dict[str, Any]) -> None:
         rounds = view["round_scores"]
-        table = Table(title=self._t("round_over", n=len(rounds)))
+        table = Table(title=message("match.round_over", self.lang, n=len(rounds)))
         labels = _score_labels(view, self.players, self.human, self.lang)
         table.add_column(self._t("round"))
         for label in labels:
@@ -229,6 +236,25 @@ class TerminalMatch:
     def _t(self, key: str, **params: Any) -> str:
         """The terminal's message ``key`` in the player's language (:mod:`cardtable.i18n`)."""
         return message(f"terminal.{key}", self.lang, **params)
+
+
+def hint_line(facts: HintFacts, game_name: str, lang: str) -> str:
+    """The search AI's hint (:func:`cardtable.agents.search.hint_facts`) in ``lang``, each
+    move in the game's words (:func:`renderer_for` ``.move_text``)."""
+    if facts.move is None:
+        return message("hint.not_your_turn", lang)
+    words = renderer_for(game_name).move_text
+    if facts.only:
+        return message("hint.only", lang, move=words(facts.move, lang))
+    label_key = {"win": "hint.value.win", "chance not to lose": "hint.value.not_lose"}.get(facts.label)
+    label = message(label_key, lang) if label_key else facts.label
+    line = message("hint.best", lang, move=words(facts.move, lang), label=label, value=facts.value)
+    if facts.others:
+        others = ", ".join(f"{words(move, lang)} {value} %" for move, value in facts.others)
+        line += message("hint.others", lang, moves=others)
+    if facts.spread is not None:
+        line += message("hint.spread", lang, spread=facts.spread)
+    return line
 
 
 def _score_labels(view: dict[str, Any], players: Sequence[str], human: int, lang: str = "en") -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Optional
 
 import typer
 from rich.console import Console
@@ -116,14 +116,16 @@ class TerminalTutorial:
             if line:
                 self.console.print(line)
 
-    def offer_first_game(self) -> None:
-        """Ask whether to play a real match against the easy AI now (the tutorial's options), and play it if so."""
+    def offer_first_game(self, seed: int | None = None) -> None:
+        """Ask whether to play a real match against the easy AI now (the tutorial's options), and play it if so
+        (dealt from ``seed``; a fresh one when ``None``)."""
         answer = self.input(self._t("play_easy_prompt")).strip().lower()
         if answer not in ("", "y", "yes", "д", "да"):
             return
         game = self.tour.script.game  # the options just learned with
         name = game.name
-        seed = random.SystemRandom().randrange(1 << 31)
+        if seed is None:
+            seed = random.SystemRandom().randrange(1 << 31)
         state = game.new_state(seed=seed)
         seat = self.tour.script.seat
         agents = {s: make_agent(FIRST_GAME_AGENT, game, seed=seed * 31 + s) for s in range(game.num_players) if s != seat}
@@ -139,6 +141,7 @@ class TerminalTutorial:
 def tutorial_command(
     game: str = typer.Argument(..., help=f"The game: {', '.join(tutorial_games())}."),
     lang: str = typer.Option("en", "--lang", metavar="LANG", help="Language: en or ru."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Deal the real game after the tutorial from this seed."),
 ) -> None:
     """Learn a game step by step, then play the easy AI.
 
@@ -158,7 +161,7 @@ def tutorial_command(
     terminal = TerminalTutorial(tour, console=console, lang=lang)
     if terminal.run():
         try:
-            terminal.offer_first_game()
+            terminal.offer_first_game(seed)
         except (KeyboardInterrupt, EOFError):
             console.print()
 

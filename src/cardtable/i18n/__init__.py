@@ -28,11 +28,19 @@ No refusal states a count, so the refusal format has no plural forms.  Every key
 every game has a template in every language with the same placeholder names
 (``tests/test_i18n.py``).
 
-The texts the front ends share beyond refusals — the terminal's prompts, results and
-counted phrases — are the ``"messages"`` table of each language's JSON file
-(``en.json``, ``ru.json``), ICU-style messages with CLDR plural forms
-(:mod:`cardtable.i18n.messages`); :func:`catalog` includes them, so the browser gets
-them from ``GET /api/i18n`` too.
+The texts the front ends share beyond refusals are the ``"messages"`` table of each
+language's JSON file (``en.json``, ``ru.json``), ICU-style messages with CLDR plural
+forms and ``select`` (:mod:`cardtable.i18n.messages`); :func:`catalog` includes them, so
+the browser gets them from ``GET /api/i18n`` and formats them the same way
+(``web/static/messages.js``).  By key prefix: ``event.<game>.*`` a move as the log says
+it (after the mover's name; ``person`` is ``you`` for the reader's own move — "Вы
+сходили" — and ``other`` for anyone else, in the present tense, which in Russian names
+no gender: "Анна ходит"), ``note.<game>.*`` what follows from it (a trick won, a
+pull-back), ``move.<game>.*`` a legal move as the terminal lists it, ``count.*`` counted
+phrases, ``match.*`` titles of the log and summaries, ``hint.*`` the search AI's hint,
+``game.*`` the games' titles, ``terminal.*`` the terminal's prompts.  Dates are
+formatted by :mod:`cardtable.i18n.dates` (Babel) in the terminal and by
+``Intl.DateTimeFormat`` in the browser.
 
 >>> from cardtable.protocol import Refusal
 >>> from cardtable.games.lost_ranks import REFUSALS

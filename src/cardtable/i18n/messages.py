@@ -7,7 +7,12 @@ A message is a template with ``{name}`` placeholders and plural choices in ICU s
 The branch is chosen by the CLDR plural category of the number ``n`` in the message's
 language (:func:`plural_category`); ``#`` in the branch stands for the number and a
 branch may hold further ``{name}`` placeholders.  ``=0`` style exact branches are
-accepted as well.  The messages of a language are the ``"messages"`` table of its JSON
+accepted as well.  ICU ``select`` chooses a branch by a word parameter, ``other`` when
+no branch has its value — the events say "Вы сходили" to the player themselves and
+"Анна ходит" to everyone else through it::
+
+    "{person, select, you {сходили {card}} other {ходит {card}}}"
+  The messages of a language are the ``"messages"`` table of its JSON
 file beside this module (``en.json``, ``ru.json``); the server hands the same table to
 the browser (``GET /api/i18n``), whose ``Intl.PluralRules`` applies the same CLDR rules.
 
@@ -15,7 +20,9 @@ the browser (``GET /api/i18n``), whose ``Intl.PluralRules`` applies the same CLD
 '1 card'
 >>> format_message("{n, plural, one {# карта} few {# карты} many {# карт} other {# карты}}", "ru", n=22)
 '22 карты'
->>> message("terminal.deck", "ru", n=5)
+>>> format_message("{person, select, you {сходили {card}} other {ходит {card}}}", "ru", person="you", card="7♥")
+'сходили 7♥'
+>>> message("count.draw_pile", "ru", n=5)
 'Колода: 5 карт'
 """
 
@@ -48,7 +55,7 @@ def plural_category(n: int, lang: str) -> str:
     return "one" if n == 1 else "other"
 
 
-def _matching(text: str, start: int) -> int:
+def closing_brace(text: str, start: int) -> int:
     """The index of the ``}`` closing the ``{`` at ``start``."""
     depth = 0
     for i in range(start, len(text)):
@@ -61,8 +68,13 @@ def _matching(text: str, start: int) -> int:
     raise ValueError(f"unbalanced braces in message {text!r}")
 
 
-def _plural(body: str, value: int, lang: str, params: dict[str, Any]) -> str:
-    branches: dict[str, str] = {}
+def branches(body: str) -> dict[str, str]:
+    """``selector → text`` of the branches of a plural or select body (``one {…} other {…}``).
+
+    >>> branches(" you {сходили} other {ходит}")
+    {'you': 'сходили', 'other': 'ходит'}
+    """
+    found: dict[str, str] = {}
     i = 0
     while i < len(body):
         if body[i].isspace():
@@ -70,11 +82,23 @@ def _plural(body: str, value: int, lang: str, params: dict[str, Any]) -> str:
             continue
         brace = body.index("{", i)
         selector = body[i:brace].strip()
-        end = _matching(body, brace)
-        branches[selector] = body[brace + 1:end]
+        end = closing_brace(body, brace)
+        found[selector] = body[brace + 1:end]
         i = end + 1
-    chosen = branches.get(f"={value}") or branches.get(plural_category(value, lang)) or branches["other"]
+    if "other" not in found:
+        raise ValueError(f"a plural or select needs an 'other' branch: {body!r}")
+    return found
+
+
+def _plural(body: str, value: int, lang: str, params: dict[str, Any]) -> str:
+    table = branches(body)
+    chosen = table.get(f"={value}") or table.get(plural_category(value, lang)) or table["other"]
     return format_message(chosen.replace("#", str(value)), lang, **params)
+
+
+def _select(body: str, value: Any, lang: str, params: dict[str, Any]) -> str:
+    table = branches(body)
+    return format_message(table.get(str(value), table["other"]), lang, **params)
 
 
 def format_message(template: str, lang: str, **params: Any) -> str:
@@ -86,12 +110,14 @@ def format_message(template: str, lang: str, **params: Any) -> str:
             out.append(template[i])
             i += 1
             continue
-        end = _matching(template, i)
+        end = closing_brace(template, i)
         inner = template[i + 1:end]
         name, _, rest = inner.partition(",")
-        if rest.strip().startswith("plural,"):
-            body = rest.strip()[len("plural,"):]
+        kind, _, body = rest.partition(",")
+        if kind.strip() == "plural":
             out.append(_plural(body, int(params[name.strip()]), lang, params))
+        elif kind.strip() == "select":
+            out.append(_select(body, params[name.strip()], lang, params))
         else:
             out.append(str(params[inner.strip()]))
         i = end + 1

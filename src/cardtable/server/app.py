@@ -11,7 +11,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -30,6 +30,7 @@ from cardtable.server.review import Analyses, review_message
 from cardtable.server.tutorials import install_tutorial_routes
 from cardtable.server.accounts import Accounts, User
 from cardtable.server import chat
+from cardtable.server.clocks import ClockOptions
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
@@ -76,6 +77,7 @@ def create_app(
         rooms = app.state.rooms = Rooms(store, cfg, limits)
         app.state.analyses = Analyses(rooms.searches)
         rooms.start()
+        await rooms.start_clocks()
         try:
             yield
         finally:
@@ -213,24 +215,41 @@ def _add_lobby_routes(app: FastAPI) -> None:
         """Server-Sent Events for lobby pages: ``event: match`` with ``{"match", "change"}``
         whenever a listed match is created, changes seats or ends (``cardtable.server.lobby``)."""
         feed = rooms_of(request).lobby
-        heartbeat: float = request.app.state.settings.lobby_heartbeat
         queue = feed.subscribe()
+        return event_stream(request, "match", queue, lambda: feed.unsubscribe(queue))
 
-        async def stream() -> AsyncIterator[str]:
-            try:
-                yield "retry: 5000\n: ready\n\n"
-                while True:
-                    try:
-                        text = await asyncio.wait_for(queue.get(), heartbeat)
-                    except asyncio.TimeoutError:
-                        yield ": ping\n\n"
-                        continue
-                    yield f"event: match\ndata: {text}\n\n"
-            finally:
-                feed.unsubscribe(queue)
+    @app.get("/api/turns/events")
+    async def turn_events(request: Request, matches: str = "") -> StreamingResponse:
+        """Server-Sent Events for a player's pages: ``event: turn`` whenever one of
+        ``matches`` (ids, comma-separated) comes to a new seat's turn or ends
+        (:mod:`cardtable.server.turns`)."""
+        feed = rooms_of(request).turns
+        ids = feed.parse_ids(matches)
+        queue = feed.subscribe(ids)
+        return event_stream(request, "turn", queue, lambda: feed.unsubscribe(queue, ids))
 
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+def event_stream(request: Request, event: str, queue: asyncio.Queue[str],
+                 unsubscribe: Callable[[], None]) -> StreamingResponse:
+    """Server-Sent Events of the texts arriving on ``queue``, each as ``event``, with a
+    keep-alive comment every ``lobby_heartbeat`` seconds; ``unsubscribe`` when it ends."""
+    heartbeat: float = request.app.state.settings.lobby_heartbeat
+
+    async def stream() -> AsyncIterator[str]:
+        try:
+            yield "retry: 5000\n: ready\n\n"
+            while True:
+                try:
+                    text = await asyncio.wait_for(queue.get(), heartbeat)
+                except asyncio.TimeoutError:
+                    yield ": ping\n\n"
+                    continue
+                yield f"event: {event}\ndata: {text}\n\n"
+        finally:
+            unsubscribe()
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
 def _add_seat_routes(app: FastAPI) -> None:
@@ -435,6 +454,9 @@ async def new_match(rooms: Rooms, body: dict[str, Any], user: User | None = None
         options[flag] = value
     options["fixed_seed"] = seed is not None
     options["chat"] = chat.check_mode(body.get("chat"))
+    clock = ClockOptions.parse(body.get("clock"))
+    if clock is not None:
+        options["clock"] = clock.as_json()
     if rated:
         if options["hints"]:
             raise ProtocolError("bad_message", "a rated match has no hints: leave out 'hints' or send false")

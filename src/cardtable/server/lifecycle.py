@@ -199,6 +199,18 @@ async def draw_decline(rooms: Rooms, room: Room, conn: Connection, key: int | No
         _tell(room, room.keys, {"type": "draw_declined", "seat": seat}, conn, req_id)
 
 
+def lose_on_time(room: Room, seat: int) -> None:
+    """``seat``'s time ran out with ``on_timeout: "lose"`` (lock held): its side loses
+    as if it had resigned (``ending: "timeout"``, rated).  In Ранг the seat becomes
+    the one loser and the match ends (RG-7: one player loses, the others score 0),
+    rather than play going on without it, which the rules do not provide for."""
+    side = side_of(room.game, seat)
+    result = {"ending": "timeout", "seats": side, "returns": resignation_returns(room.game, side), "moves": room.seq}
+    text = dumps({"type": "ended", "seq": room.seq, "ending": "timeout", "seats": side})
+    room.broadcast(lambda key: text)
+    room.end_early(result)
+
+
 def rematch_row(room: Room) -> tuple[MatchRow, dict[int, str]]:
     """The next match: the same game, config and options, every seat's player one
     seat on (fresh tokens for the human seats, returned by new seat); the same deal

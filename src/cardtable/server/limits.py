@@ -46,6 +46,14 @@ class MonotonicClock:
         return time.monotonic()
 
 
+class WallClock:
+    """Seconds since the epoch: :func:`time.time` (match clocks' deadlines are stored
+    with the match, so they must mean the same after a restart)."""
+
+    def now(self) -> float:
+        return time.time()
+
+
 class ManualClock:
     """A clock that moves only when told to (tests drive time with it)."""
 

@@ -35,10 +35,12 @@ from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, St
 from cardtable.registry import load_game
 from cardtable.server import ratings
 from cardtable.server.chat import MatchChat
+from cardtable.server.clocks import ClockOptions, Deadlines, MatchClock
 from cardtable.server.errors import ProtocolError, reason_body
-from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock
+from cardtable.server.limits import Clock, LimitError, Limits, MonotonicClock, WallClock
 from cardtable.server.lobby import LobbyFeed
 from cardtable.server.store import MatchRow, SeatRow, Store
+from cardtable.server.turns import TurnFeed
 from cardtable.server.validate import is_match_id
 from cardtable.server.views import (
     Key,
@@ -56,12 +58,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("cardtable.server")
 
 PROTOCOL_VERSION = 1
-PROTOCOL_REVISION = 7
+PROTOCOL_REVISION = 8
 """Additions within version 1 (docs/server-protocol.md, "Revisions"): 2 adds open
 seats and ``POST /api/matches/{id}/join``; 3 issues a fresh seat token to whoever
 claims a seat by its invite link (``token`` in ``welcome``); 4 adds accounts and ratings;
 5 adds resigning, aborting, draws and rematches (:mod:`cardtable.server.lifecycle`); 6 chat
-and analysis; 7 tutorials, reviews and win chances in hints."""
+and analysis; 7 tutorials, reviews and win chances in hints; 8 match clocks
+(:mod:`cardtable.server.clocks`) and turn news (:mod:`cardtable.server.turns`)."""
 
 
 def hash_token(token: str) -> str:
@@ -104,6 +107,9 @@ class Settings:
     """Seconds from a socket's opening by which it must have sent a good ``hello``."""
     clock: Clock = field(default_factory=MonotonicClock)
     """The clock of every rate limit and idle time (tests drive a :class:`ManualClock`)."""
+    wall_clock: Clock = field(default_factory=WallClock)
+    """Seconds since the epoch: the match clocks' deadlines, stored with their matches
+    (tests drive a :class:`ManualClock` and wake :class:`~cardtable.server.clocks.Deadlines`)."""
     max_body_bytes: int = 16384
     """Largest HTTP request body; a longer one is cut off with ``too_large`` (413)."""
     http_rate_per_second: float = 20.0
@@ -232,8 +238,11 @@ class Room:
         self._views: dict[Key, tuple[dict[str, JSON], str]] = {}
         self._ai_task: asyncio.Task[None] | None = None
         self._finish_task: asyncio.Task[None] | None = None
+        self._clock_task: asyncio.Task[None] | None = None
         self.announce: Callable[[Room, str], None] = lambda room, change: None
         """Tells the lobby of a change to this match (set by :class:`Rooms`)."""
+        self.on_turn: Callable[[Room], None] = lambda room: None
+        """Tells the pages watching this match's turns that a new seat is to move or it ended."""
         self.broken: str | None = None
         self.outcome: dict[str, Any] | None = row.result if row.ending is not None else None
         """The result of a match ended early (resigned, agreed drawn, aborted:
@@ -248,12 +257,21 @@ class Room:
                               max_chars=settings.chat_max_chars)
         """The match's chat (:mod:`cardtable.server.chat`)."""
         self.chat.restore(row.chat)
+        options = ClockOptions.stored(row.options.get("clock"))
+        self.clock = None if options is None else MatchClock(options, self.game.num_players, row.clock)
+        """The match clock (:mod:`cardtable.server.clocks`), if the match has one."""
+        self.timed_out: int | None = None
+        """The seat whose time ran out with ``on_timeout: "ai"``: its AI plays the turn."""
+        self.deadlines: Deadlines | None = None
+        """The server's deadline queue, told of this match's running deadline (set by :class:`Rooms`)."""
         for seq, seat, action in row.moves:
             if seq != len(self.state.history) + 1:
                 raise ValueError(f"match {row.id}: stored move {seq} is out of order")
             event = self.state.apply_action(action)
             self.log.append(LogLine.of(seq, event))
         self._views = {}
+        if self.clock is not None and self.clock.seat != self.timed_seat():
+            self.clock.forget_running()  # the store missed the last change of turn
 
     # --- projections ---------------------------------------------------------
     @property
@@ -358,6 +376,7 @@ class Room:
             "fixed_seed": bool(self.row.options.get("fixed_seed", False)),
             "rated": bool(self.row.options.get("rated", False)),
             "chat": self.chat.mode,
+            "clock": self.clock_info(),
             "created": self.row.created,
             # where the match stands, as everyone sees it (for the lobby's lists)
             "round": public.get("round"),
@@ -381,6 +400,7 @@ class Room:
             "you": key,
             "match": self.info(),
             "status": self.status(),
+            "clock": self.clock_info(),
         }
         tail: dict[str, JSON] = {
             "legal": self.legal_for(key),
@@ -422,9 +442,11 @@ class Room:
 
     def _broadcast_update(self, line: LogLine) -> None:
         status = self.status()
+        clock = self.clock_info()
 
         def make(k: Key) -> str:
-            head: dict[str, JSON] = {"type": "update", "seq": self.seq, "event": line.for_key(k), "status": status}
+            head: dict[str, JSON] = {"type": "update", "seq": self.seq, "event": line.for_key(k), "status": status,
+                                     "clock": clock}
             tail: dict[str, JSON] = {"legal": self.legal_for(k), "refused": self.refused_for(k),
                                      "result": self.result_for(k)}
             return self._with_view(head, self.view(k)[1], tail)
@@ -502,6 +524,7 @@ class Room:
             if changed:
                 self.broadcast(lambda k: self.seats_message())
                 self.announce(self, "seats")
+            await self._clock_moved()
 
     async def _claim(self, seat: SeatState, name: str | None, user: User | None = None) -> str:
         """Claim ``seat`` under ``name`` (bound to ``user``'s account and named after
@@ -586,6 +609,10 @@ class Room:
                 raise ProtocolError("seat_is_ai", "an AI plays this seat now; send 'reclaim' to take it back", status=409)
             if self.state.current_player() != key:
                 raise ProtocolError("not_your_turn", f"it is seat {self.state.current_player()}'s turn", status=409)
+            if self.clock is not None and self.clock.expired(self.settings.wall_clock.now()):
+                await self._run_out()
+                raise ProtocolError("out_of_time", f"seat {key}'s time ran out before this move arrived "
+                                    f"(on_timeout: {self.clock.options.on_timeout})", status=409)
             chosen = self._read_action(move, action)
             await self._commit(key, chosen, conn, req_id)
             return self.seq
@@ -618,16 +645,21 @@ class Room:
         self.agreed.pop("draw", None)
         line = LogLine.of(new_seq, event)
         self.log.append(line)
+        clock_changed = self._tick_clock()
         if conn is not None:
             ack: dict[str, JSON] = {"type": "ack", "seq": new_seq}
             if req_id is not None:
                 ack["id"] = req_id
             conn.send(dumps(ack))
         self._broadcast_update(line)
+        if self.finished or self.state.current_player() != seat:
+            self.on_turn(self)
         if self.finished:
             self._record_finish(self.state.result(), None)
         else:
             self.schedule_ai()
+        if clock_changed:
+            await self._save_clock()
 
     def end_early(self, result: dict[str, Any]) -> None:
         """End the match now with ``result``, whose ``ending`` says how (resigned,
@@ -636,6 +668,8 @@ class Room:
         self.outcome = result
         self.agreed.clear()
         self._views = {}
+        self._tick_clock()
+        self.on_turn(self)
         self._record_finish(result, str(result["ending"]))
         self.broadcast(self.state_message)
 
@@ -657,16 +691,107 @@ class Room:
         except Exception:  # noqa: BLE001 - the status is derivable from the events
             log.exception("match %s: storing the result failed", self.id)
 
+    # --- the match clock (cardtable.server.clocks) -------------------------------------
+    def timed_seat(self) -> int | None:
+        """The seat whose time runs now: a human seat to move, once every human seat
+        is taken, while the match is on."""
+        if self.clock is None or self.finished or self.broken:
+            return None
+        if any(s.row.kind == "human" and not s.row.claimed for s in self.seats):
+            return None
+        cur = self.state.current_player()
+        return cur if self.seats[cur].row.kind == "human" else None
+
+    def clock_info(self) -> JSON:
+        """The match clock as everyone sees it (``None``: the match has none)."""
+        if self.clock is None:
+            return None
+        return self.clock.info(self.settings.wall_clock.now(), [s.row.kind == "human" for s in self.seats])
+
+    def _tick_clock(self) -> bool:
+        """Let the time of :meth:`timed_seat` run (lock held); returns whether the
+        clock changed.  The deadline queue hears of the running deadline."""
+        if self.clock is None:
+            return False
+        changed = self.clock.run(self.timed_seat(), self.settings.wall_clock.now())
+        if changed:
+            self.timed_out = None
+        if self.deadlines is not None:
+            self.deadlines.set(self.id, self.clock.deadline)
+        return changed
+
+    async def _save_clock(self) -> None:
+        assert self.clock is not None
+        try:
+            await self.store.save_clock(self.id, self.clock.stored_json(), self.clock.deadline)
+        except Exception:  # noqa: BLE001 - the running clock is in memory; a reload restarts it
+            log.exception("match %s: storing its clock failed", self.id)
+
+    async def _clock_moved(self) -> None:
+        """After a change of seats: start or stop the clock, tell everyone, store it (lock held)."""
+        if self._tick_clock():
+            text = dumps({"type": "clock", "seq": self.seq, "clock": self.clock_info()})
+            self.broadcast(lambda k: text)
+            await self._save_clock()
+
+    def resume_clock(self) -> None:
+        """After loading: queue the stored deadline, or set the clock right (a task)."""
+        if self.clock is None:
+            return
+        if self.deadlines is not None:
+            self.deadlines.set(self.id, self.clock.deadline)
+        if self.clock.seat != self.timed_seat():
+            self._clock_task = asyncio.get_running_loop().create_task(self._locked_clock_moved())
+
+    async def _locked_clock_moved(self) -> None:
+        async with self.lock:
+            await self._clock_moved()
+
+    async def expire_clock(self) -> None:
+        """The deadline queue says the running time is out: check it against the
+        match's own deadline under the lock, and apply ``on_timeout``."""
+        async with self.lock:
+            if self.clock is None:
+                return
+            if not self.clock.expired(self.settings.wall_clock.now()):
+                if self.deadlines is not None:
+                    self.deadlines.set(self.id, self.clock.deadline)
+                return
+            await self._run_out()
+
+    async def _run_out(self) -> None:
+        """Seat :attr:`MatchClock.seat`'s time is out (lock held): its side loses on
+        time, or its AI plays the turn."""
+        assert self.clock is not None
+        seat = self.clock.seat
+        if seat is None or self.finished or self.timed_out == seat:
+            return
+        if self.clock.options.on_timeout == "lose":
+            from cardtable.server.lifecycle import lose_on_time
+
+            lose_on_time(self, seat)
+            await self._save_clock()
+            return
+        self.timed_out = seat
+        text = dumps({"type": "timeout", "seq": self.seq, "seat": seat, "on_timeout": "ai"})
+        self.broadcast(lambda k: text)
+        self.schedule_ai()
+
     # --- AI seats ------------------------------------------------------------------
     def schedule_ai(self) -> None:
         if self.finished or self.broken:
             return
         cur = self.state.current_player()
-        if self.seats[cur].row.kind != "ai":
+        if not self.ai_moves_for(cur):
             return
         if self._ai_task is not None and not self._ai_task.done():
             return
         self._ai_task = asyncio.get_running_loop().create_task(self._run_ai())
+
+    def ai_moves_for(self, seat: int) -> bool:
+        """Whether an AI makes ``seat``'s moves now: it plays the seat, or the seat's
+        time ran out with ``on_timeout: "ai"`` (:attr:`timed_out`)."""
+        return self.seats[seat].row.kind == "ai" or self.timed_out == seat
 
     def search_job(self, seat: int, agent: str, agent_seed: int) -> SearchJob:
         """The search of ``seat``'s move now, for the worker pool."""
@@ -676,7 +801,7 @@ class Room:
 
     def is_idle(self, now: float, idle_seconds: float) -> bool:
         """Nobody connected, no AI thinking or storing, untouched for ``idle_seconds``."""
-        busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task))
+        busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task, self._clock_task))
         return (not busy and not self.lock.locked() and self.connection_count() == 0
                 and now - self.last_used >= idle_seconds)
 
@@ -689,7 +814,7 @@ class Room:
                     return
                 cur = self.state.current_player()
                 seat = self.seats[cur]
-                if seat.row.kind != "ai":
+                if not self.ai_moves_for(cur):
                     return
                 agent = seat.row.agent or default_agent(self.game.name)
                 job = self.search_job(cur, agent, seat.agent_seed)
@@ -701,7 +826,7 @@ class Room:
             async with self.lock:
                 if self.finished or self.broken or tuple(self.state.history) != job.history:
                     continue  # the match moved on meanwhile (say, the seat was reclaimed): look again
-                if seat.row.kind != "ai":
+                if not self.ai_moves_for(cur):
                     return
                 if action is None or self.state.why_illegal(action) is not None:
                     if action is not None:
@@ -717,8 +842,7 @@ class Room:
                     continue
                 if self.seq == seq_before or self.finished:
                     return
-                nxt = self.state.current_player()
-                if self.seats[nxt].row.kind != "ai":
+                if not self.ai_moves_for(self.state.current_player()):
                     return
 
     # --- seats -------------------------------------------------------------------
@@ -751,6 +875,7 @@ class Room:
             await self.store.update_seat(self.id, seat.row)
             self._announce_seats(conn, req_id)
             self.schedule_ai()
+            await self._clock_moved()
 
     def _check_absent(self, seat: SeatState) -> None:
         """Refuse to displace a seat's player who is connected, or left less than
@@ -790,6 +915,7 @@ class Room:
             seat.row.kind = "human"
             await self.store.update_seat(self.id, seat.row)
             self._announce_seats(conn, req_id)
+            await self._clock_moved()
 
     async def join(self, seat_no: int | None, name: str | None, user: User | None = None) -> tuple[int, str]:
         """Give a newcomer a free open seat (``seat_no``, or the lowest one free):
@@ -822,6 +948,7 @@ class Room:
             token = await self._claim(seat, name, user)
             self.broadcast(lambda k: self.seats_message())
             self.announce(self, "seats")
+            await self._clock_moved()
             return seat.row.seat, token
 
     # --- hints and replays ----------------------------------------------------------
@@ -872,7 +999,11 @@ class Rooms:
         self.searches = SearchPool(settings.ai_workers, settings.max_queued_searches)
         self.lobby = LobbyFeed(settings.max_lobby_subscribers)
         """News of listed matches for the lobby pages (``/api/lobby/events``)."""
+        self.turns = TurnFeed(settings.max_lobby_subscribers)
+        """News of whose turn it is in given matches (``/api/turns/events``)."""
         self.rooms: dict[str, Room] = {}
+        self.deadlines = Deadlines(settings.wall_clock, self._expire)
+        """The running match clocks of every match, earliest first (:mod:`cardtable.server.clocks`)."""
         self._sweeper: asyncio.Task[None] | None = None
         self.sweeps = 0
         """Idle sweeps done so far (tests wait on it rather than on time)."""
@@ -920,8 +1051,11 @@ class Rooms:
                 raise ProtocolError("corrupt", "this match cannot be rebuilt from its stored moves",
                                     status=500) from None
             room.announce = self.announce
+            room.on_turn = self.publish_turn
+            room.deadlines = self.deadlines
             self.rooms[match_id] = room
             self._loading.pop(match_id, None)
+            room.resume_clock()
         room.schedule_ai()
         return room
 
@@ -941,13 +1075,23 @@ class Rooms:
     def add(self, room: Room) -> None:
         """A new match: kept in memory, and announced to the lobby if it is listed."""
         room.announce = self.announce
+        room.on_turn = self.publish_turn
+        room.deadlines = self.deadlines
         self.rooms[room.id] = room
+        room.resume_clock()
         self.announce(room, "created")
 
     def announce(self, room: Room, change: str) -> None:
         """Tell the lobby pages of a change to ``room``, if the lobby lists it."""
         if room.row.options.get("listed"):
             self.lobby.publish(room.id, change)
+
+    def publish_turn(self, room: Room) -> None:
+        """Tell the pages watching ``room``'s turns (:class:`~cardtable.server.turns.TurnFeed`)."""
+        if self.turns.watched(room.id):
+            self.turns.publish(room.id, {"match": room.id, "seq": room.seq, "status": room.status(),
+                                         "current_player": None if room.finished else room.state.current_player(),
+                                         "clock": room.clock_info()})
 
     def check_hint(self, address: str) -> None:
         """Count a hint asked for by ``address`` (``rate_limited`` past the limit)."""
@@ -968,6 +1112,18 @@ class Rooms:
         """Start looking for idle matches every ``room_sweep_seconds`` (on the running loop)."""
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
+    async def start_clocks(self) -> None:
+        """Queue the stored deadline of every running match clock and start the task
+        that wakes at the earliest (a restarted server goes on where it stopped)."""
+        self.deadlines.start(await self.store.deadlines())
+
+    async def _expire(self, match_id: str) -> None:
+        try:
+            room = await self.get(match_id)
+        except ProtocolError:
+            return  # gone, or cannot be rebuilt (logged by get)
+        await room.expire_clock()
+
     async def _sweep(self) -> None:
         while True:
             await asyncio.sleep(self.settings.room_sweep_seconds)
@@ -978,6 +1134,7 @@ class Rooms:
         """Stop the sweeper and the worker pool."""
         if self._sweeper is not None:
             self._sweeper.cancel()
+        await self.deadlines.stop()
         await asyncio.to_thread(self.searches.shutdown)
 
     def maybe_evict(self, room: Room) -> None:

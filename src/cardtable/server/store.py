@@ -6,8 +6,10 @@ replaying those moves, so nothing else needs to be saved.
 
 Tables (SQLAlchemy Core, the same schema on both back ends):
 
-* ``matches(id, game, config, seed, options, host_hash, status, result, ending, created, updated)``;
-  ``ending`` says how a match ended early (``resigned``, ``drawn``, ``aborted``), else null
+* ``matches(id, game, config, seed, options, host_hash, status, result, ending, created, updated,
+  clock, deadline)``; ``ending`` says how a match ended early (``resigned``, ``drawn``, ``aborted``,
+  ``timeout``), else null; ``clock`` is the running match clock (:mod:`cardtable.server.clocks`)
+  and ``deadline`` its running deadline (seconds since the epoch), indexed for the server's start
 * ``seats(match_id, seat, kind, name, agent, token_hash, claimed)``
 * ``events(match_id, seq, seat, action, text, ts)`` with primary key ``(match_id, seq)``:
   two writers can never both append move ``seq`` (optimistic concurrency).
@@ -84,6 +86,9 @@ matches_table = Table(
     Column("ending", String(16), nullable=True),
     Column("created", Float, nullable=False),
     Column("updated", Float, nullable=False),
+    Column("clock", Text, nullable=True),
+    Column("deadline", Float, nullable=True),
+    Index("matches_deadline", "deadline"),
 )
 
 seats_table = Table(
@@ -180,6 +185,11 @@ _INSERT_EVENT_SQL = {
     "postgresql": "INSERT INTO events (match_id, seq, seat, action, text, ts) VALUES (%s, %s, %s, %s, %s, %s)",
 }
 
+_SAVE_CLOCK_SQL = {
+    "sqlite": "UPDATE matches SET clock = ?, deadline = ? WHERE id = ?",
+    "postgresql": "UPDATE matches SET clock = %s, deadline = %s WHERE id = %s",
+}
+
 
 @dataclass
 class SeatRow:
@@ -213,6 +223,8 @@ class MatchRow:
     """``(seq, seat, action)`` of every accepted move, in order."""
     chat: list[dict[str, Any]] = field(default_factory=list)
     """The kept chat lines, oldest first: ``{"seq", "seat", "name", "text", "phrase", "at"}``."""
+    clock: dict[str, Any] | None = None
+    """The stored state of the match clock (:meth:`cardtable.server.clocks.MatchClock.stored_json`)."""
 
 
 def normalise_url(url: str) -> str:
@@ -572,6 +584,28 @@ class Store:
 
         await self._submit(op)
 
+    async def save_clock(self, match_id: str, clock: dict[str, Any] | None, deadline: float | None) -> None:
+        """Store the match clock's state and its running ``deadline`` (``None``: none runs)."""
+        row = (None if clock is None else json.dumps(clock), deadline, match_id)
+        sql = _SAVE_CLOCK_SQL[self.backend]
+
+        def op(conn: Connection) -> None:
+            # On the path of a timed match's every change of turn: plain driver SQL, as append_move.
+            conn.exec_driver_sql(sql, row)
+
+        await self._submit(op)
+
+    async def deadlines(self) -> list[tuple[str, float]]:
+        """The running clock deadline of every match still on, earliest first."""
+
+        def op(conn: Connection) -> list[tuple[str, float]]:
+            m = matches_table.c
+            rows = conn.execute(select(m.id, m.deadline).where(m.status == "active", m.deadline.is_not(None))
+                                .order_by(m.deadline)).all()
+            return [(str(r[0]), float(r[1])) for r in rows]
+
+        return await self._submit(op)
+
     async def update_seat(self, match_id: str, seat: SeatRow) -> None:
         def op(conn: Connection) -> None:
             conn.execute(
@@ -635,6 +669,7 @@ class Store:
                 status=m["status"],
                 result=None if m["result"] is None else json.loads(m["result"]),
                 ending=m["ending"],
+                clock=None if m["clock"] is None else json.loads(m["clock"]),
                 created=m["created"],
                 updated=m["updated"],
                 seats=[
@@ -670,6 +705,7 @@ class Store:
                 out.append({
                     "id": r["id"], "game": r["game"], "config": json.loads(r["config"]),
                     "status": r["status"], "created": r["created"], "updated": r["updated"], "seats": [],
+                    "clock": options.get("clock"),
                 })
                 if len(out) >= limit:
                     break

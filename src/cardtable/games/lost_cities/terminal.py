@@ -48,6 +48,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "phase_draw": "Your turn — draw phase: take the top of the draw pile or of a discard pile (LC-4)",
         "banned": "You may not take from the {color} pile: you discarded onto it this turn (LC-4)",
         "waiting": "Opponent's turn ({phase} phase)",
+        "phase_name_play": "play",
+        "phase_name_draw": "draw",
         "over": "The match is over",
         "starts_you": "You started this round",
         "starts_opp": "Opponent started this round",
@@ -58,11 +60,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "total": "Total",
         "last": "Last moves: {moves}",
         "empty": "—",
-        "play": "You play {card}|Opponent plays {card}",
-        "discard": "You discard {card}|Opponent discards {card}",
-        "draw_deck": "You draw from the draw pile|Opponent draws from the draw pile",
-        "take": "You take {card} from the {color} discard pile|Opponent takes {card} from the {color} discard pile",
-        "take_unknown": "You take the top of the {color} discard pile|Opponent takes the top of the {color} discard pile",
         "round_end": "Round {n} is over: you {you}, opponent {opp}.",
         "next": "You start round {n}.|Opponent starts round {n}.",
         "match_end": "Match over — you {you}, opponent {opp}: {verdict}",
@@ -83,6 +80,8 @@ _TEXT: dict[str, dict[str, str]] = {
         "phase_draw": "Ваш ход — возьмите карту из колоды или верхнюю из стопки сброса (LC-4)",
         "banned": "Из стопки «{color}» брать нельзя: вы сбросили туда в этот ход (LC-4)",
         "waiting": "Ход соперника ({phase})",
+        "phase_name_play": "выкладывает или сбрасывает карту",
+        "phase_name_draw": "берёт карту",
         "over": "Партия окончена",
         "starts_you": "Этот раунд начали вы",
         "starts_opp": "Этот раунд начал соперник",
@@ -93,11 +92,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "total": "Итого",
         "last": "Последние ходы: {moves}",
         "empty": "—",
-        "play": "Вы выкладываете {card}|Соперник выкладывает {card}",
-        "discard": "Вы сбрасываете {card}|Соперник сбрасывает {card}",
-        "draw_deck": "Вы берёте карту из колоды|Соперник берёт карту из колоды",
-        "take": "Вы берёте {card} из стопки «{color}»|Соперник берёт {card} из стопки «{color}»",
-        "take_unknown": "Вы берёте верхнюю карту из стопки «{color}»|Соперник берёт верхнюю карту из стопки «{color}»",
         "round_end": "Раунд {n} окончен: вы {you}, соперник {opp}.",
         "next": "Вы начинаете раунд {n}.|Соперник начинает раунд {n}.",
         "match_end": "Партия окончена — вы {you}, соперник {opp}: {verdict}",
@@ -211,10 +205,10 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
     parts.append(_board(view, t, lang))
     points = view["expedition_scores"]
     parts.append(Text(t["round_points"].format(you=sum(points[me]), opp=sum(points[opp])), style="dim"))
-    parts.append(Text(message("terminal.deck", lang, n=view["draw_pile"])))
+    parts.append(Text(message("count.draw_pile", lang, n=view["draw_pile"])))
     if view["turns_without_deck_draw"] >= 20:
         parts.append(Text(t["stall"].format(n=view["turns_without_deck_draw"]), style="yellow"))
-    opp_line = Text(message("terminal.opp_hand", lang, n=view["opponent_hand_size"]))
+    opp_line = Text(message("count.opponent_hand", lang, n=view["opponent_hand_size"]))
     if view["opponent_known"]:
         opp_line.append("; " + t["opp_known"].format(cards=""))
         opp_line.append_text(_cards(view["opponent_known"]))
@@ -232,12 +226,11 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
         if view["phase"] == "draw" and view["banned"]:
             parts.append(Text(t["banned"].format(color=_color_word(view["banned"], lang)), style="red"))
     else:
-        parts.append(Text(t["waiting"].format(phase=view["phase"]), style="dim"))
+        parts.append(Text(t["waiting"].format(phase=t[f"phase_name_{view['phase']}"]), style="dim"))
     log = view["log"][-4:]
     if log:
         moves = "; ".join(
-            f"{t['you'] if e['player'] == me else t['opp']}: {e['action']}"
-            + (f" ({e['card']})" if e["action"].startswith("draw ") and "card" in e and e["action"] != "draw deck" else "")
+            move_line(e["action"], e["player"] == me, e.get("card") if e["action"] != "draw deck" else None, lang)
             for e in log
         )
         parts.append(Text(t["last"].format(moves=moves), style="dim"))
@@ -247,41 +240,55 @@ def render(view: dict[str, Any], *, lang: str = "en") -> RenderableType:
     return Group(*parts)
 
 
+def move_line(action: str, you: bool, card: str | None, lang: str) -> str:
+    """``"Вы сбросили G8"``, ``"Opponent takes B7 from the blue discard pile"``: one move
+    (its notation ``action``; ``card`` the card taken from a discard pile, if known) as the
+    shared catalog's ``event.lost-cities.*`` message after the mover's name."""
+    t = _texts(lang)
+    person = "you" if you else "other"
+
+    def said(key: str, **values: Any) -> str:
+        return f"{t['you'] if you else t['opp']} {message(f'event.lost-cities.{key}', lang, person=person, **values)}"
+
+    words = action.split()
+    verb, arg = words[0], words[-1]
+    if verb in ("play", "discard"):
+        return said(verb, card=arg)
+    if arg == "deck":
+        return said("draw_deck")
+    colour = _color_word(arg, lang)
+    return said("take", card=card, colour=colour) if card else said("take_top", colour=colour)
+
+
 def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
-    """One line announcing ``event`` to the seat of ``view`` (the view after the event)."""
+    """One line announcing ``event`` to the seat of ``view`` (the view after the event).
+
+    The move itself is the shared catalog's ``event.lost-cities.*`` message (the one the
+    browser's log shows), after the mover's name."""
     t = _texts(lang)
     me = view["player"]
-    person = 0 if event.player == me else 1
-
-    def say(key: str, **values: Any) -> str:
-        return t[key].split("|")[person].format(**values)
-
-    words = event.text.split()
-    verb, arg = words[0], words[-1]
-    if verb == "play":
-        line = say("play", card=arg)
-    elif verb == "discard":
-        line = say("discard", card=arg)
-    elif arg == "deck":
-        line = say("draw_deck")
-    else:
-        color = _color_word(arg, lang)
-        taken = next((d.card for d in event.details if isinstance(d, CardDrawn)), None)
-        line = say("take", card=taken, color=color) if taken else say("take_unknown", color=color)
+    taken = next((d.card for d in event.details if isinstance(d, CardDrawn)), None)
+    line = move_line(event.text, event.player == me, taken, lang)
     if any(isinstance(d, RoundEnded) for d in event.details):
-        summaries = view["round_summaries"]
-        if summaries:
-            last = summaries[-1]
-            line += ". " + t["round_end"].format(n=last["round"], you=last["scores"][me], opp=last["scores"][1 - me])
-        if view["phase"] == "over":
-            totals = view["scores"]
-            mine, theirs = totals[me], totals[1 - me]
-            verdict = t["win"] if mine > theirs else t["lose"] if mine < theirs else t["draw"]
-            line += " " + t["match_end"].format(you=mine, opp=theirs, verdict=verdict)
-        else:
-            person = 0 if view["starter"] == me else 1
-            line += " " + say("next", n=view["round"])
+        line += _round_end(view, t)
     return line
+
+
+def _round_end(view: dict[str, Any], t: dict[str, str]) -> str:
+    """The round's result, then who starts the next round or how the match ended."""
+    me = view["player"]
+    line = ""
+    summaries = view["round_summaries"]
+    if summaries:
+        last = summaries[-1]
+        line += ". " + t["round_end"].format(n=last["round"], you=last["scores"][me], opp=last["scores"][1 - me])
+    if view["phase"] == "over":
+        totals = view["scores"]
+        mine, theirs = totals[me], totals[1 - me]
+        verdict = t["win"] if mine > theirs else t["lose"] if mine < theirs else t["draw"]
+        return line + " " + t["match_end"].format(you=mine, opp=theirs, verdict=verdict)
+    person = 0 if view["starter"] == me else 1
+    return line + " " + t["next"].split("|")[person].format(n=view["round"])
 
 
 KEYS = KeyScheme(
@@ -295,3 +302,14 @@ KEYS = KeyScheme(
     },
 )
 """The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that card."""
+
+
+def move_text(action: str, lang: str) -> str:
+    """A legal move's notation (``"draw Y"``) as the terminal lists it in ``lang``: the
+    shared catalog's ``move.lost-cities.*`` message (in English, the notation itself)."""
+    verb, _, arg = action.partition(" ")
+    if verb in ("play", "discard"):
+        return message(f"move.lost-cities.{verb}", lang, card=arg)
+    if arg == "deck":
+        return message("move.lost-cities.draw_deck", lang)
+    return message("move.lost-cities.draw_pile", lang, letter=arg, colour=_color_word(arg, lang))

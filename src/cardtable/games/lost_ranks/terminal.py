@@ -23,6 +23,7 @@ from rich.text import Text
 from cardtable.cards import parse_french, pretty_french
 from cardtable.games.lost_ranks import CardFaceUp, CardPlayed, MatchEnded, NoWinnerTrick, PhantomDrawn, RoundEnded, TrickWon
 from cardtable.console.keys import KeyScheme
+from cardtable.i18n import message
 from cardtable.protocol import Event
 
 SEAT_NAMES = {
@@ -53,10 +54,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "trick": "Trick {n} of {of}",
         "leads": "{who} leads",
         "leads_you": "you lead",
-        "plays_you": "You play {card}",
-        "plays_ph_you": "You play {card} from your phantom deck",
-        "draws_you": "You draw two from your phantom deck",
-        "trick_won_you": "you win the trick",
         "wins_you": "you won it",
         "led": "led suit: {suit}",
         "no_trick": "no card played yet",
@@ -87,19 +84,9 @@ _TEXT: dict[str, dict[str, str]] = {
         "hand_src": "hand",
         "phantom_src": "phantom",
         "first_lead": "First lead of the round: {card} (LR-6)",
-        # describe
-        "plays": "{who} plays {card}",
-        "plays_ph": "{who} plays {card} from the phantom deck",
-        "draws": "{who} draws two from the phantom deck",
-        "face_up_note": "{card} goes face up to the bottom",
-        "trick_won": "{who} wins the trick",
-        "no_winner": "no winner: the trick is discarded (LR-11)",
-        "round_end": "round {n} over: Red +{red}, Black +{black}",
-        "match_won": "{army} wins the match",
-        "match_draw": "the match is a draw",
     },
     "ru": {
-        "title": "Потерянные ранги — раунд {round}",
+        "title": "Пропавшие солдаты — раунд {round}",
         "tiebreak": " (дополнительный {n})",
         "of": " из {n}",
         "target": "до {n} очков",
@@ -114,10 +101,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "trick": "Взятка {n} из {of}",
         "leads": "ходит {who}",
         "leads_you": "ваш заход",
-        "plays_you": "Вы: {card}",
-        "plays_ph_you": "Вы: {card} из фантомной колоды",
-        "draws_you": "Вы тянете две карты из фантомной колоды",
-        "trick_won_you": "взятку берёте вы",
         "wins_you": "взяли вы",
         "led": "масть хода: {suit}",
         "no_trick": "карт ещё нет",
@@ -148,15 +131,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "hand_src": "руки",
         "phantom_src": "фантома",
         "first_lead": "Первый заход раунда: {card} (LR-6)",
-        "plays": "{who}: {card}",
-        "plays_ph": "{who}: {card} из фантомной колоды",
-        "draws": "{who} тянет две карты из фантомной колоды",
-        "face_up_note": "{card} ложится открытой вниз",
-        "trick_won": "взятку берёт {who}",
-        "no_winner": "никто не взял: взятка сброшена (LR-11)",
-        "round_end": "раунд {n} окончен: красные +{red}, чёрные +{black}",
-        "match_won": "{army} побеждают",
-        "match_draw": "ничья",
     },
 }
 _SUITS = {
@@ -190,7 +164,7 @@ def card_text(name: str | None, lang: str = "en") -> Text:
         return Text(_t(lang)["hidden"], style="dim")
     card = parse_french(name)
     if card == 52:
-        return Text("Spy", style=SPY_STYLE)
+        return Text(message("card.spy", lang), style=SPY_STYLE)
     return Text(pretty_french(card), style=SUIT_STYLES[card // 13])
 
 
@@ -445,25 +419,31 @@ def _phantoms(view: dict[str, Any], lang: str) -> list[RenderableType]:
 
 def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
     """One line announcing ``event`` to the viewer of ``view`` (the view after the event),
-    from its typed details."""
-    t = _t(lang)
-    me = event.player
+    from its typed details: the shared catalog's ``event.lost-ranks.*`` and
+    ``note.lost-ranks.*`` messages, the ones the browser's log shows."""
+    me = int(view["player"])
+
+    def said(key: str, seat: int, **fields: str) -> str:
+        return message(key, lang, person="you" if seat == me else "other", who=seat_name(view, seat, lang), **fields)
+
     parts: list[str] = []
     for d in event.details:
         if isinstance(d, CardPlayed):
-            parts.append(_say(view, "plays" if d.source == "hand" else "plays_ph", me, lang, card=_plain(d.card, lang)))
+            key = "play" if d.source == "hand" else "play_phantom"
+            parts.append(f"{seat_name(view, d.seat, lang)} {said(f'event.lost-ranks.{key}', d.seat, card=_plain(d.card, lang))}")
         elif isinstance(d, PhantomDrawn):
-            parts.append(_say(view, "draws", me, lang))
+            parts.append(f"{seat_name(view, d.seat, lang)} {said('event.lost-ranks.draw_two', d.seat)}")
         elif isinstance(d, CardFaceUp):
-            parts.append(t["face_up_note"].format(card=_plain(d.card, lang)))
+            parts.append(message("note.lost-ranks.face_up", lang, card=_plain(d.card, lang)))
         elif isinstance(d, TrickWon):
-            parts.append(_say(view, "trick_won", d.seat, lang))
+            parts.append(said("note.lost-ranks.trick_won", d.seat))
         elif isinstance(d, NoWinnerTrick):
-            parts.append(t["no_winner"])
+            parts.append(message("note.lost-ranks.no_winner", lang))
         elif isinstance(d, RoundEnded):
-            parts.append(t["round_end"].format(n=d.round, red=d.points[0], black=d.points[1]))
+            parts.append(message("note.lost-ranks.round_over", lang, n=d.round, red=d.points[0], black=d.points[1]))
         elif isinstance(d, MatchEnded):
-            parts.append(t["match_won"].format(army=t[d.winner]) if d.winner else t["match_draw"])
+            parts.append(message("note.lost-ranks.match_won", lang, army=d.winner) if d.winner
+                         else message("note.lost-ranks.match_draw", lang))
     return " — ".join(parts)
 
 
@@ -493,3 +473,12 @@ KEYS = KeyScheme(
     },
 )
 """The terminal's keys (:mod:`cardtable.console.keys`): a number always plays that hand card."""
+
+
+def move_text(action: str, lang: str) -> str:
+    """A legal move's notation (``"phantom 5H"``) as the terminal lists it in ``lang``: the
+    shared catalog's ``move.lost-ranks.*`` message (in English, the notation itself)."""
+    verb, _, arg = action.partition(" ")
+    if verb in ("play", "phantom"):
+        return message(f"move.lost-ranks.{verb}", lang, card=arg, pretty=_plain(arg, lang))
+    return message("move.lost-ranks.draw_two", lang)

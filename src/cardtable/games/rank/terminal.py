@@ -67,29 +67,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "you_lc": "you",
         "seat_name": "Seat {s}",
         "seat_lc": "seat {s}",
-        "play": "{who} plays {card}",
-        "play/you": "You play {card}",
-        "play_anti": "{who} plays {card} (Anti-Rank: any card)",
-        "play_anti/you": "You play {card} (Anti-Rank: any card)",
-        "draw_yes": "{who} draws a card — it can be played and must be (RG-5)",
-        "draw_yes/you": "You draw {card} — it can be played and must be (RG-5)",
-        "draw_no": "{who} draws a card — cannot play it; the turn passes (RG-5)",
-        "draw_no/you": "You draw {card} — you cannot play it; the turn passes (RG-5)",
-        "pass": "{who} cannot play and the stock is empty: passes (RG-5)",
-        "pass/you": "You cannot play and the stock is empty: you pass (RG-5)",
-        "ev_pull": "{by} can play, so {who_lc} draws {cards} and is back in the game (RG-6)",
-        "ev_pull/you": "{by} can play, so you draw {cards} and are back in the game (RG-6)",
-        "ev_pull/by_you": "You can play, so {who_lc} draws {cards} and is back in the game (RG-6)",
-        "ev_out": "{who} is out, {place}{why} (RG-6)",
-        "ev_out/you": "You are out, {place}{why} (RG-6)",
-        "ev_out_stock": " — the stock is empty",
-        "ev_out_by": " — {by_lc} cannot play",
-        "ev_anti": "nobody can play: {who_lc} declares ANTI-RANK and plays any card (RG-8)",
-        "ev_anti/you": "nobody can play: you declare ANTI-RANK and play any card (RG-8)",
-        "ev_anti_over": "{who} can play: Anti-Rank is over (RG-8)",
-        "ev_anti_over/you": "You can play: Anti-Rank is over (RG-8)",
-        "ev_lose": "{who} stays in Rank and loses (RG-7)",
-        "ev_lose/you": "You stay in Rank and lose (RG-7)",
         "turn": "{who} to move",
         "turn/you": "your move",
     },
@@ -131,29 +108,6 @@ _TEXT: dict[str, dict[str, str]] = {
         "you_lc": "вы",
         "seat_name": "Игрок {s}",
         "seat_lc": "игрок {s}",
-        "play": "{who} кладёт {card}",
-        "play/you": "Вы кладёте {card}",
-        "play_anti": "{who} кладёт {card} (Анти-Ранг: любая карта)",
-        "play_anti/you": "Вы кладёте {card} (Анти-Ранг: любая карта)",
-        "draw_yes": "{who} берёт карту из колоды — её можно положить, и она должна быть сыграна (RG-5)",
-        "draw_yes/you": "Вы берёте {card} — её можно положить, и она должна быть сыграна (RG-5)",
-        "draw_no": "{who} берёт карту из колоды — положить её нельзя, ход переходит (RG-5)",
-        "draw_no/you": "Вы берёте {card} — положить её нельзя, ход переходит (RG-5)",
-        "pass": "{who}: сходить нечем, колода пуста — пас (RG-5)",
-        "pass/you": "Вам нечем сходить, колода пуста — пас (RG-5)",
-        "ev_pull": "{by} может сходить, поэтому {who_lc} берёт {cards} и возвращается в игру (RG-6)",
-        "ev_pull/you": "{by} может сходить, поэтому вы берёте {cards} и возвращаетесь в игру (RG-6)",
-        "ev_pull/by_you": "Вы можете сходить, поэтому {who_lc} берёт {cards} и возвращается в игру (RG-6)",
-        "ev_out": "{who} выходит из игры ({place}){why} (RG-6)",
-        "ev_out/you": "Вы выходите из игры ({place}){why} (RG-6)",
-        "ev_out_stock": " — колода кончилась",
-        "ev_out_by": " — {by_lc} не может сходить",
-        "ev_anti": "никто не может сходить: {who_lc} объявляет АНТИ-РАНГ и кладёт любую карту (RG-8)",
-        "ev_anti/you": "никто не может сходить: вы объявляете АНТИ-РАНГ и кладёте любую карту (RG-8)",
-        "ev_anti_over": "{who} может сходить: Анти-Ранг отменяется (RG-8)",
-        "ev_anti_over/you": "Вы можете сходить: Анти-Ранг отменяется (RG-8)",
-        "ev_lose": "{who} остаётся в Ранге и проигрывает (RG-7)",
-        "ev_lose/you": "Вы остаётесь в Ранге и проигрываете (RG-7)",
         "turn": "ходит {who_lc}",
         "turn/you": "ваш ход",
     },
@@ -172,7 +126,7 @@ def _say(t: dict[str, str], key: str, *, you: bool = False, by_you: bool = False
 
 def _n_cards(n: int, lang: str) -> str:
     """``3 cards`` / ``3 карты``: a count of cards in the accusative with its plural form."""
-    return message("terminal.cards", lang, n=n)
+    return message("count.cards", lang, n=n)
 
 
 def _t(lang: str) -> dict[str, str]:
@@ -319,47 +273,49 @@ def _hand_lines(view: dict[str, Any], lang: str) -> list[RenderableType]:
 
 
 def describe(event: Event, view: dict[str, Any], *, lang: str = "en") -> str:
-    """One line announcing ``event`` to ``view["player"]`` (``view`` is after the event)."""
+    """One line announcing ``event`` to ``view["player"]`` (``view`` is after the event):
+    each log entry of the move as the shared catalog's ``event.rank.*`` / ``note.rank.*``
+    message (the ones the browser's log shows), the move's own entries after the mover."""
     t = _t(lang)
     me = int(view["player"])
-    entries = [e for e in view["log"] if e["move"] == view["moves"]]
-    lines: list[str] = []
-    actor = _who(event.player, me, lang)
-    for e in entries:
-        kind = e["event"]
-        seat = int(e["seat"])
-        you = seat == me
-        who = _who(seat, me, lang)
-        who_lc = _who(seat, me, lang, lower=True)
-        if kind == "play":
-            key = "play_anti" if e.get("anti_rank") else "play"
-            lines.append(_say(t, key, you=you, who=who, card=FRENCH_PRETTY[parse_french(e["card"])]))
-        elif kind == "draw":
-            card = FRENCH_PRETTY[parse_french(e["card"])] if "card" in e else ""
-            lines.append(_say(t, "draw_yes" if e["played"] else "draw_no", you=you and bool(card), who=who, card=card))
-        elif kind == "pass":
-            lines.append(_say(t, "pass", you=you, who=who))
-        elif kind == "pull-back":
-            by = int(e["by"])
-            lines.append(_say(t, "ev_pull", you=you, by_you=by == me, by=_who(by, me, lang), who_lc=who_lc,
-                              cards=_n_cards(int(e["cards"]), lang)))
-        elif kind == "out":
-            by_seat = e.get("by")
-            why = t["ev_out_stock"] if by_seat is None else t["ev_out_by"].format(
-                by_lc=_who(int(by_seat), me, lang, lower=True))
-            lines.append(_say(t, "ev_out", you=you, who=who, place=_place(int(e["place"]), lang), why=why))
-        elif kind == "anti-rank":
-            lines.append(_say(t, "ev_anti", you=you, who_lc=who_lc))
-        elif kind == "anti-rank over":
-            lines.append(_say(t, "ev_anti_over", you=you, who=who))
-        elif kind == "loses":
-            lines.append(_say(t, "ev_lose", you=you, who=who))
+    lines = [_entry_line(e, me, lang) for e in view["log"] if e["move"] == view["moves"]]
+    lines = [line for line in lines if line]
     if not lines:
-        lines.append(f"{actor}: {event.text}")
+        lines.append(f"{_who(event.player, me, lang)}: {event.text}")
     cur = view["current_player"]
     if isinstance(cur, int) and cur >= 0 and cur != event.player:
         lines.append(_say(t, "turn", you=cur == me, who=_who(cur, me, lang), who_lc=_who(cur, me, lang, lower=True)))
-    return "; ".join(lines)
+    line = "; ".join(lines)
+    return line[:1].upper() + line[1:]
+
+
+_MOVES = {"play": "event.rank.play", "draw": "event.rank.drew", "pass": "event.rank.pass"}
+_NOTES = {"pull-back": "note.rank.pull", "out": "note.rank.out", "anti-rank": "note.rank.anti",
+          "anti-rank over": "note.rank.anti_over", "loses": "note.rank.lose"}
+
+
+def _entry_line(entry: dict[str, Any], me: int, lang: str) -> str:
+    """One log entry of Ранг's view (``{"event": "play", "seat": 2, ...}``) in words."""
+    kind = entry["event"]
+    seat = int(entry["seat"])
+    by = entry.get("by")
+    params: dict[str, Any] = {
+        "person": "you" if seat == me else "other", "who": _who(seat, me, lang, lower=True),
+        "by_person": "stock" if by is None else "you" if int(by) == me else "other",
+        "by": "" if by is None else _who(int(by), me, lang, lower=True),
+        "anti": "yes" if entry.get("anti_rank") else "no", "playable": "yes" if entry.get("played") else "no",
+        "n": int(entry.get("cards", 0)), "place": entry.get("place", ""),
+    }
+    if kind in _NOTES:
+        return message(_NOTES[kind], lang, **params)
+    if kind not in _MOVES:
+        return ""
+    key = _MOVES[kind]
+    if kind == "draw" and "card" in entry:
+        key, params["card"] = "event.rank.drew_card", FRENCH_PRETTY[parse_french(entry["card"])]
+    elif kind == "play":
+        params["card"] = FRENCH_PRETTY[parse_french(entry["card"])]
+    return f"{_who(seat, me, lang)} {message(key, lang, **params)}"
 
 
 KEYS = KeyScheme(
@@ -375,3 +331,11 @@ KEYS = KeyScheme(
 VERDICTS = ("rank_out", "rank_lose", "rank_out")
 """The final verdict (:data:`cardtable.console.play.VERDICTS`): nobody wins Ранг — one
 player stays in Rank and loses, every other player is out (RG-7)."""
+
+def move_text(action: str, lang: str) -> str:
+    """A legal move's notation (``"play 10H"``) as the terminal lists it in ``lang``: the
+    shared catalog's ``move.rank.*`` message (in English, the notation itself)."""
+    verb, _, arg = action.partition(" ")
+    if verb == "play":
+        return message("move.rank.play", lang, card=arg, pretty=FRENCH_PRETTY[parse_french(arg)])
+    return message(f"move.rank.{verb}", lang)

@@ -4,7 +4,8 @@ newest schema.  The store calls it when it opens.
 
 ``versions/`` holds one module per revision: ``0001`` is the schema the store used
 to create itself (matches, seats, events), ``0002`` adds accounts and ratings, ``0003`` the
-``ending`` of a match that was resigned, agreed drawn or aborted, ``0004`` the recent chat lines.
+``ending`` of a match that was resigned, agreed drawn or aborted, ``0004`` the recent chat lines,
+``0005`` the match clocks and their deadlines.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, Engine, inspect
 
 HERE = Path(__file__).resolve().parent
-HEAD = "0004"
+HEAD = "0005"
 """The newest revision."""
 BEFORE_ALEMBIC = "0001"
 """The revision of a database whose tables the store made before there were migrations."""

@@ -6,8 +6,8 @@
 // GET /api/account who is signed in.
 
 import { h, clear, api, svg } from "./util.js";
-import { t, gameTitle } from "./i18n.js";
-import { loadCatalog } from "./games/index.js";
+import { t, gameTitle, dateText } from "./i18n.js";
+import { loadGames } from "./games/index.js";
 import { reviewLink } from "./review_link.js";
 
 let who = null; // the promise of the signed-in user (or null)
@@ -222,7 +222,7 @@ export class ProfilePage {
       list.append(h("li", { "data-match": m.match },
         h("span.match-link", null, h("b", null, gameTitle(m.game)), " ", m.rated ? h("span.tag", null, t("rated")) : null),
         h("span.match-status", null, place),
-        h("span.muted.small", null, new Date(m.created * 1000).toLocaleDateString()),
+        h("time.muted.small", { datetime: new Date(m.created * 1000).toISOString() }, dateText(m.created * 1000, { time: false })),
         done
           ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.match)}?seat=${m.seat}` }, "▶ ", t("replay"))
           : h("a.button.small", { href: `/play/${encodeURIComponent(m.match)}` }, t("go_to_table")),
@@ -249,7 +249,7 @@ export class LeaderboardPage {
     document.title = `${t("leaderboard")} · cardtable`;
     this.render();
     try {
-      this.games = await loadCatalog();
+      this.games = await loadGames();
     } catch {
       this.games = [];
     }

@@ -2,7 +2,7 @@
 // "#token=..." in the fragment, which never reaches the server), a replay at
 // "/replay/{match}", a finished match's review at "/review/{match}"; accounts: "/signin", "/u/{name}" (a profile), "/leaderboard".
 
-import { onLangChange } from "./i18n.js";
+import { onLangChange, loadCatalog } from "./i18n.js";
 import { LobbyPage } from "./lobby.js";
 import { TablePage } from "./table.js";
 import { ReplayPage } from "./replay.js";
@@ -10,7 +10,6 @@ import { ReviewPage } from "./review.js";
 import { TutorialPage } from "./tutorial.js";
 import { SignInPage, ProfilePage, LeaderboardPage } from "./account.js";
 import { topbar } from "./lobby.js";
-import { loadCatalog } from "./games/index.js";
 
 const root = document.getElementById("app");
 let page = null;
@@ -33,5 +32,6 @@ function route() {
 
 onLangChange(() => page && page.render());
 window.addEventListener("popstate", route);
-// the games' titles come with the server's descriptions: fetched before the first page
-loadCatalog().catch((err) => console.warn("cardtable: no game catalog", err)).finally(route);
+// The pages speak from the shared catalog (move log, results, game titles): fetch it
+// first; without it (server unreachable) the page still starts and shows its error.
+loadCatalog().catch((err) => console.warn("cardtable: no message catalog", err)).finally(route);

@@ -3,7 +3,7 @@
 // hint answer carries every legal move's estimate: docs/server-protocol.md, "hint").
 
 import { h } from "./util.js";
-import { msg, percent, valueLabel } from "./messages.js";
+import { t, percent, valueLabel } from "./i18n.js";
 
 const ALTERNATIVES = 2;
 
@@ -17,13 +17,13 @@ export function hintChances(hint, describe) {
   const mine = estimates.find((e) => e.action === hint.action);
   if (mine) {
     out.push(" — ", h("span.hint-chance", null,
-      msg("web.hint.estimate", { label: valueLabel(hint.value_label), chance: percent(mine.win) })));
+      t("web.hint.estimate", { label: valueLabel(hint.value_label), chance: percent(mine.win) })));
   }
   const others = estimates.filter((e) => e.action !== hint.action).sort((a, b) => b.win - a.win).slice(0, ALTERNATIVES);
   if (others.length) {
     // the hint's agent chose the move; the search may rate another higher: then they are "other moves"
     const better = mine && others[0].win > mine.win;
-    out.push("; ", msg(better ? "web.hint.others" : "web.hint.next_best"), " ");
+    out.push("; ", t(better ? "web.hint.others" : "web.hint.next_best"), " ");
     others.forEach((e, i) => {
       if (i) out.push(", ");
       out.push(h("span.hint-alt", null, describe(e.move), " ", percent(e.win)));

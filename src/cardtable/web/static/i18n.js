@@ -1,7 +1,14 @@
 // English and Russian. Russian is the default when the browser prefers it
 // (navigator.languages); the switch is remembered in localStorage.
+//
+// Two tables: a key with a dot ("event.rank.play", "match.round_over") is a message of
+// the catalog the terminal shares (src/cardtable/i18n/{en,ru}.json, GET /api/i18n: ICU
+// plurals and selects, formatted by messages.js); a key without one is the web page's
+// own chrome (buttons, panels, tooltips), in EN/RU below.  Everything a match *says*
+// (move log lines, notes, results, counts of cards) is in the shared catalog.
 
 import { h, api } from "./util.js";
+import { formatParts, formatText } from "./messages.js";
 
 const LANG_KEY = "cardtable.lang";
 export const LANGS = ["en", "ru"];
@@ -41,17 +48,14 @@ const EN = {
   turn_notify_off: "Notify: off", turn_notify_on: "Notify: on",
   turn_notify_help: "A browser notification when it becomes your turn while this tab is in the background",
   turn_notify_denied: "The browser does not allow notifications for this site",
-  move_log: "Move log", last_moves: "Last moves:", keys_help: "Keys: 1–9, 0 pick the numbered card or move · H hint · Esc closes",
-  round_over: "Round {n} is over", match_over: "The match is over", continue: "Continue", close: "Close",
+  keys_help: "Keys: 1–9, 0 pick the numbered card or move · H hint · Esc closes",
+  continue: "Continue", close: "Close",
   back_to_lobby: "Back to the lobby", join_title: "Join the match", join: "Join",
   fatal_auth_failed: "This invite link is not valid for this match (or someone else has taken its seat).", fatal_no_such_match: "There is no such match.",
   fatal_spectators_disallowed: "This match does not admit spectators.",
   fatal_unsupported_version: "This page is too old for the server: reload it.", fatal_corrupt: "This match cannot be restored.",
   waiting_for_move: "Waiting for {name}…", match_totals: "Match totals",
   your_hand: "Your hand", hidden_card: "hidden card",
-  verdict_win: "You win the match, {score}!", verdict_lose: "You lose the match, {score}.",
-  verdict_draw: "The match is a draw, {score}.", verdict_wins: "{name} wins the match, {score}.",
-  match_after_round: "Match after round {n}:", next_round_starts: "{name} starts the next round.", next_round_starts_you: "You start the next round.",
   // cards
   card_of: "{rank} of {suit}", joker: "Joker", spy: "Spy", spy_short: "Spy",
   rank_2: "2", rank_3: "3", rank_4: "4", rank_5: "5", rank_6: "6", rank_7: "7", rank_8: "8", rank_9: "9", rank_10: "10",
@@ -65,7 +69,7 @@ const EN = {
   lc_round_so_far: "This round so far", lc_this_round: "round", lc_pile_title: "{colour} discard pile (bottom to top): {cards}",
   lc_pile_empty: "{colour} discard pile: empty", lc_take_from: "Take {card} from the {colour} discard pile",
   lc_banned: "You discarded onto the {colour} pile this turn: you cannot take from it (LC-4)",
-  lc_deck: "Draw pile: {n} cards", lc_draw_deck_n: "Draw from the draw pile ({n} left)", lc_deck_label: "draw pile",
+  lc_draw_deck_n: "Draw from the draw pile ({n} left)", lc_deck_label: "draw pile",
   lc_phases: "The two phases of a turn", lc_phase_play: "place or discard", lc_phase_draw: "draw",
   lc_place: "Place {card} on your expedition",
   lc_discard_title: "Discard {card}", lc_discard: "discard",
@@ -73,21 +77,11 @@ const EN = {
   lc_your_play: "Your turn: place a card on an expedition, or discard one.",
   lc_your_draw: "Now draw a card: from the draw pile or the top of a discard pile.",
   lc_waiting_play: "{name} is placing or discarding a card…", lc_waiting_draw: "{name} is drawing a card…",
-  lc_ev_play: "placed {card}", lc_ev_discard: "discarded {card}", lc_ev_deck: "drew from the draw pile",
-  lc_ev_take: "took {card} from the {colour} pile", lc_ev_round_end: "round {n} is over",
-  lc_ev_play_you: "placed {card}", lc_ev_discard_you: "discarded {card}", lc_ev_deck_you: "drew from the draw pile",
-  lc_ev_take_you: "took {card} from the {colour} pile",
-  rk_ev_play_you: "played {card}", rk_ev_drew_play_you: "drew a card and had to play it",
-  rk_ev_drew_stuck_you: "drew a card (cannot play it)", rk_ev_drew_card_play_you: "drew {card} and had to play it",
-  rk_ev_drew_card_stuck_you: "drew {card} (cannot play it)",
-  lr_ev_play_you: "played {card}", lr_ev_phantom_you: "played {card} from the phantom deck",
-  lr_ev_draw_two_you: "drew two from the phantom deck",
   lc_hint_play: "place {card} on its expedition", lc_hint_discard: "discard {card}", lc_hint_deck: "draw from the draw pile",
   lc_hint_take: "take {card} from the {colour} pile", lc_round_total: "Round score",
   lc_scoring_rule: "Each expedition: (sum of cards − 20) × (1 + wagers), +20 with 8 or more cards; untouched colours score 0.",
   // Rank
-  rk_out_place: "out, {place}", rk_loser: "stays in Rank", rk_drew_n: "drew {n}", rk_stock_n: "Stock: {n} cards",
-  rk_stock_label: "stock: {n}", rk_pile_n: "The pile: {n} cards", rk_pile_label: "pile: {n}", rk_show_pile: "show all",
+  rk_out_place: "out, {place}", rk_loser: "stays in Rank", rk_stock_label: "stock: {n}", rk_pile_label: "pile: {n}", rk_show_pile: "show all", lr_top_first: "(top first)",
   rk_anti_title: "Anti-Rank!", rk_anti_text: "Nobody could play ({name} declared it): each player plays any one card until someone can play normally (RG-8).",
   rk_pull_back: "{who} played their last card, but {by} could play: {who} drew {n} and is back in the game (RG-6).",
   rk_pull_back_you: "You played your last card, but {by} could play: you drew {n} and are back in the game (RG-6).",
@@ -100,21 +94,9 @@ const EN = {
   rk_your_play: "Your turn: play a card one rank from {card} (else the same rank, else A or K, else a joker).",
   rk_you_lose: "You stay in Rank: you lose.", rk_you_safe: "You got out! {name} stays in Rank.",
   rk_loses: "{name} stays in Rank and loses.", rk_players_packs: "{n} players · {packs} pack(s)",
-  rk_ev_play: "played {card}", rk_ev_drew_play: "drew a card and had to play it", rk_ev_drew_stuck: "drew a card (cannot play it)",
-  rk_ev_drew_card_play: "drew {card} and had to play it", rk_ev_drew_card_stuck: "drew {card} (cannot play it)",
-  rk_ev_pass: "passed",
-  rk_n_pull: ["{by} could play, so {who} drew {n} card and is back in the game", "{by} could play, so {who} drew {n} cards and is back in the game"],
-  rk_n_out_by: "{by} could not play: {who} is out ({place})", rk_n_out_stock: "the stock is empty: {who} is out ({place})",
-  rk_n_anti: "nobody can play: {who} declares Anti-Rank", rk_n_anti_over: "{who} can play: Anti-Rank is over",
-  rk_n_lose: "{who} stays in Rank and loses",
-  rk_n_pull_you: ["{by} could play, so you drew {n} card and are back in the game", "{by} could play, so you drew {n} cards and are back in the game"],
-  rk_n_out_by_you: "{by} could not play: you are out ({place})", rk_n_out_stock_you: "the stock is empty: you are out ({place})",
-  rk_n_anti_you: "nobody can play: you declare Anti-Rank", rk_n_anti_over_you: "you can play: Anti-Rank is over",
-  rk_n_lose_you: "you stay in Rank and lose",
   rk_hint_play: "play {card}", rk_hint_draw: "draw a card", rk_hint_pass: "pass",
   rk_order: "Out, in order", rk_nobody_out: "Nobody is out yet.", rk_still_in: "Still in the game:",
   rk_rule_summary: "The last player holding cards stays in Rank and loses; everyone else scores 0.",
-  rk_moves_n: "{n} moves.",
   // Lost Ranks
   army_red: "Red army", army_black: "Black army", army_red_short: "Red", army_black_short: "Black",
   lr_active_soldier: "Active Lost Soldier: +2 when rescued (LR-15)", lr_inactive_soldier: "Inactive Lost Soldier: scores nothing this round",
@@ -134,13 +116,6 @@ const EN = {
   lr_your_lead_2p: "Your lead: play from your hand, or draw two from your phantom deck.",
   lr_your_follow: "Your turn: follow {suit} if you can.",
   lr_your_follow_phantom: "The leader played from their hand: you play from your phantom deck — draw two.",
-  lr_verdict_win: "Your army wins, {score}!", lr_verdict_lose: "The {army} wins, {score}.",
-  lr_verdict_army: "The {army} wins, {score}.", lr_verdict_draw: "The match is a draw, {score}.",
-  lr_ev_play: "played {card}", lr_ev_phantom: "played {card} from the phantom deck", lr_ev_draw_two: "drew two from the phantom deck",
-  lr_n_wins_trick: "{name} wins the trick", lr_n_you_win_trick: "you win the trick", lr_top_first: "(top first)", lr_n_no_winner: "no winner: the trick is discarded",
-  lr_n_round_end: "round {n} is over: Red +{red}, Black +{black}", lr_n_match_won: "the {army} wins the match",
-  lr_n_match_draw: "the match is a draw",
-  lr_n_face_up: "{card} goes face up under the phantom deck", lr_n_last_phantom: "plays {card}, the last phantom card",
   lr_hint_play: "play {card}", lr_hint_phantom: "play {card} (from the drawn pair)", lr_hint_draw_two: "draw two from your phantom deck",
   lr_round_points: "This round: Red {red}, Black {black}.", lr_next_round: "{name} deals the next round.", lr_next_round_you: "You deal the next round.",
   lr_scoring_rule: "Each active Jack rescued by its own army: +2; the Spy: +2 to whoever captures it.",
@@ -210,6 +185,17 @@ const EN = {
   chat_spectators: "spectators", chat_mute: "Mute {who}", chat_unmute: "Unmute {who}",
   phrase_hi: "Hi!", phrase_gl: "Good luck!", phrase_gg: "Good game!", phrase_wp: "Well played!",
   phrase_thanks: "Thanks!", phrase_oops: "Oops!", phrase_wait: "One moment, please", phrase_bye: "Bye!",
+  // match clocks (static/clock.js)
+  clock: "Clock", clock_none: "No clock", clock_per_move: "{time} a move", clock_per_match: "{time} a match",
+  clock_correspondence: "Correspondence: {time} a move", clock_days_hours: "{d} d {h} h",
+  clock_on_timeout: "When time runs out", clock_then_ai: "the AI moves for the player",
+  clock_then_lose: "the player loses", clock_ai_moves: "AI moves",
+  clock_your_time_ran_out: "Your time ran out: the AI makes this move for you.",
+  clock_their_time_ran_out: "{name}'s time ran out: the AI moves for them.",
+  clock_you_lost_on_time: "Your time ran out: the match is lost.",
+  clock_they_lost_on_time: "{name} ran out of time: you win.", clock_lost_on_time: "{name} ran out of time.",
+  clock_left: "{time} left",
+  clock_dur_s: "{n} s", clock_dur_min: "{n} min", clock_dur_h: "{n} h", clock_dur_d: "{n} d",
 };
 
 const RU = {
@@ -244,17 +230,14 @@ const RU = {
   turn_notify_off: "Уведомления: выкл.", turn_notify_on: "Уведомления: вкл.",
   turn_notify_help: "Уведомление браузера, когда наступает ваш ход, а эта вкладка в фоне",
   turn_notify_denied: "Браузер не разрешает уведомления для этого сайта",
-  move_log: "Ходы", last_moves: "Последние ходы:", keys_help: "Клавиши: 1–9, 0 — карта или ход с этим номером · H — подсказка · Esc — закрыть",
-  round_over: "Раунд {n} окончен", match_over: "Партия окончена", continue: "Дальше", close: "Закрыть",
+  keys_help: "Клавиши: 1–9, 0 — карта или ход с этим номером · H — подсказка · Esc — закрыть",
+  continue: "Дальше", close: "Закрыть",
   back_to_lobby: "В лобби", join_title: "Присоединиться к партии", join: "Войти",
   fatal_auth_failed: "Эта ссылка-приглашение не подходит к партии (или её место уже занял другой).", fatal_no_such_match: "Такой партии нет.",
   fatal_spectators_disallowed: "В этой партии нельзя быть зрителем.",
   fatal_unsupported_version: "Страница устарела: перезагрузите её.", fatal_corrupt: "Эту партию нельзя восстановить.",
   waiting_for_move: "Ходит {name}…", match_totals: "Счёт партии",
   your_hand: "Ваши карты", hidden_card: "закрытая карта",
-  verdict_win: "Вы выиграли партию, {score}!", verdict_lose: "Вы проиграли партию, {score}.",
-  verdict_draw: "Ничья, {score}.", verdict_wins: "{name} выигрывает партию, {score}.",
-  match_after_round: "Счёт после раунда {n}:", next_round_starts: "Следующий раунд начинает: {name}.", next_round_starts_you: "Следующий раунд начинаете вы.",
   card_of: "{rank} {suit}", joker: "Джокер", spy: "Шпион", spy_short: "Шп",
   rank_2: "двойка", rank_3: "тройка", rank_4: "четвёрка", rank_5: "пятёрка", rank_6: "шестёрка", rank_7: "семёрка",
   rank_8: "восьмёрка", rank_9: "девятка", rank_10: "десятка", rank_jack: "валет", rank_queen: "дама", rank_king: "король",
@@ -267,7 +250,7 @@ const RU = {
   lc_round_so_far: "Очки этого раунда", lc_this_round: "раунд", lc_pile_title: "Сброс ({colour}), снизу вверх: {cards}",
   lc_pile_empty: "Сброс ({colour}): пусто", lc_take_from: "Взять {card} из сброса ({colour})",
   lc_banned: "В этот ход вы сбросили сюда ({colour}): брать отсюда нельзя (LC-4)",
-  lc_deck: "Колода: {n} карт", lc_draw_deck_n: "Взять из колоды (осталось {n})", lc_deck_label: "колода",
+  lc_draw_deck_n: "Взять из колоды (осталось {n})", lc_deck_label: "колода",
   lc_phases: "Две фазы хода", lc_phase_play: "выложить или сбросить", lc_phase_draw: "взять",
   lc_place: "Выложить {card} в экспедицию",
   lc_discard_title: "Сбросить {card}", lc_discard: "сброс",
@@ -275,59 +258,33 @@ const RU = {
   lc_your_play: "Ваш ход: выложите карту в экспедицию или сбросьте одну.",
   lc_your_draw: "Теперь возьмите карту: из колоды или верхнюю из сброса.",
   lc_waiting_play: "{name} выкладывает или сбрасывает карту…", lc_waiting_draw: "{name} берёт карту…",
-  lc_ev_play: "выложил {card}", lc_ev_discard: "сбросил {card}", lc_ev_deck: "взял из колоды",
-  lc_ev_take: "взял {card} из сброса ({colour})", lc_ev_round_end: "раунд {n} окончен",
   lc_hint_play: "выложить {card} в экспедицию", lc_hint_discard: "сбросить {card}", lc_hint_deck: "взять из колоды",
   lc_hint_take: "взять {card} из сброса ({colour})", lc_round_total: "Очки за раунд",
   lc_scoring_rule: "Экспедиция: (сумма карт − 20) × (1 + пари), +20 за 8 и более карт; нетронутый цвет — 0.",
-  rk_out_place: "вышел, {place}", rk_loser: "остался в Ранге", rk_drew_n: "взял {n}", rk_stock_n: "Колода: {n} карт",
-  rk_stock_label: "в колоде: {n}", rk_pile_n: "Куча: {n} карт", rk_pile_label: "в куче: {n}", rk_show_pile: "показать всю",
-  rk_anti_title: "Антиранг!", rk_anti_text: "Никто не мог сходить (объявил: {name}): каждый кладёт любую одну карту, пока кто-то не сможет ходить по правилам (RG-8).",
-  rk_pull_back: "{who} сбросил последнюю карту, но {by} смог сходить: {who} берёт {n} и возвращается в игру (RG-6).",
-  rk_pull_back_you: "Вы сбросили последнюю карту, но {by} смог сходить: вы берёте {n} и возвращаетесь в игру (RG-6).",
-  rk_out_by: "{who} вышел ({place}): {by} не смог сходить (RG-6).", rk_out_you: "Вы вышли ({place})! (RG-6)",
+  rk_out_place: "вне игры, {place}", rk_loser: "остаётся в Ранге", rk_stock_label: "в колоде: {n}", rk_pile_label: "в куче: {n}", rk_show_pile: "показать всю", lr_top_first: "(верхняя — первая)",
+  rk_anti_title: "Антиранг!", rk_anti_text: "Никто не мог сходить (объявляет: {name}): каждый кладёт любую одну карту, пока кто-то не сможет ходить по правилам (RG-8).",
+  rk_pull_back: "{who} сбрасывает последнюю карту, но {by} может сходить: {who} берёт {n} и возвращается в игру (RG-6).",
+  rk_pull_back_you: "Вы сбросили последнюю карту, но {by} может сходить: вы берёте {n} и возвращаетесь в игру (RG-6).",
+  rk_out_by: "{who} выходит из игры ({place}): {by} не может сходить (RG-6).", rk_out_you: "Вы вышли ({place})! (RG-6)",
   rk_chain: "{who} за этот ход:", rk_draw: "Взять карту", rk_pass: "Пас", rk_play_card: "Сходить {card}",
   rk_you_out: "вы вышли ({place})",
   rk_your_anti: "Антиранг: положите любую одну карту.",
   rk_your_draw: "Сходить нечем: возьмите карту из колоды.", rk_your_pass: "Сходить нечем, колода пуста: пас.",
   rk_your_more: "Продолжайте: карта на ранг выше или ниже, иначе того же ранга, иначе туз или король, иначе джокер.",
   rk_your_play: "Ваш ход: карта на ранг выше или ниже {card} (иначе того же ранга, иначе Т или К, иначе джокер).",
-  rk_you_lose: "Вы остались в Ранге: поражение.", rk_you_safe: "Вы вышли! В Ранге остался: {name}.",
+  rk_you_lose: "Вы остались в Ранге: поражение.", rk_you_safe: "Вы вышли! В Ранге остаётся: {name}.",
   rk_loses: "{name} остаётся в Ранге и проигрывает.", rk_players_packs: "игроков: {n} · колод: {packs}",
-  rk_ev_play: "сходил {card}", rk_ev_drew_play: "взял карту и обязан ею сходить", rk_ev_drew_stuck: "взял карту (сходить нельзя)",
-  rk_ev_drew_card_play: "взял {card} и обязан ею сходить", rk_ev_drew_card_stuck: "взял {card} (сходить нельзя)",
-  rk_ev_pass: "пас",
-  rk_n_pull: ["{by} может сходить, поэтому {who} берёт {n} карту и возвращается в игру",
-    "{by} может сходить, поэтому {who} берёт {n} карты и возвращается в игру",
-    "{by} может сходить, поэтому {who} берёт {n} карт и возвращается в игру"],
-  rk_ev_play_you: "сходили {card}", rk_ev_drew_play_you: "взяли карту и обязаны ею сходить",
-  rk_ev_drew_stuck_you: "взяли карту (сходить нельзя)", rk_ev_drew_card_play_you: "взяли {card} и обязаны ею сходить",
-  rk_ev_drew_card_stuck_you: "взяли {card} (сходить нельзя)",
-  lc_ev_play_you: "выложили {card}", lc_ev_discard_you: "сбросили {card}", lc_ev_deck_you: "взяли из колоды",
-  lc_ev_take_you: "взяли {card} из сброса ({colour})",
-  lr_ev_play_you: "сходили {card}", lr_ev_phantom_you: "сходили {card} из фантомной колоды",
-  lr_ev_draw_two_you: "вытянули две из фантомной колоды",
-  rk_n_out_by: "{by} не может сходить: {who} выходит ({place})", rk_n_out_stock: "колода пуста: {who} выходит ({place})",
-  rk_n_anti: "никто не может сходить: {who} объявляет Антиранг", rk_n_anti_over: "{who} может сходить: Антиранг окончен",
-  rk_n_lose: "{who} остаётся в Ранге и проигрывает",
-  rk_n_pull_you: ["{by} может сходить, поэтому вы берёте {n} карту и возвращаетесь в игру",
-    "{by} может сходить, поэтому вы берёте {n} карты и возвращаетесь в игру",
-    "{by} может сходить, поэтому вы берёте {n} карт и возвращаетесь в игру"],
-  rk_n_out_by_you: "{by} не может сходить: вы выходите ({place})", rk_n_out_stock_you: "колода пуста: вы выходите ({place})",
-  rk_n_anti_you: "никто не может сходить: вы объявляете Антиранг", rk_n_anti_over_you: "вы можете сходить: Антиранг окончен",
-  rk_n_lose_you: "вы остаётесь в Ранге и проигрываете",
   rk_hint_play: "сходить {card}", rk_hint_draw: "взять карту", rk_hint_pass: "пас",
   rk_order: "Вышли по порядку", rk_nobody_out: "Пока никто не вышел.", rk_still_in: "Ещё в игре:",
   rk_rule_summary: "Последний, у кого остались карты, остаётся в Ранге и проигрывает; остальные получают 0.",
-  rk_moves_n: "Ходов: {n}.",
   army_red: "Красная армия", army_black: "Чёрная армия", army_red_short: "Красные", army_black_short: "Чёрные",
   lr_active_soldier: "Активный пропавший солдат: +2, если его спасут свои (LR-15)", lr_inactive_soldier: "Неактивный солдат: в этом раунде очков не даёт",
   lr_trump_card: "Козырная карта (в этом раунде не играет)", lr_trump: "Козырь:", lr_active: "Активные солдаты:",
   lr_spy_note: "Шпион всегда активен: +2 тому, кто его возьмёт. Солдаты не берут взяток.",
   lr_round_pts: "(в раунде {n})", lr_target: "до {n} очков", lr_rounds_fixed: "раундов: {n}", lr_tiebreak: "дополнительный раунд",
   lr_trick_of: "Взятка {n} из {of}", lr_tricks_won: "взяток: красные {red} · чёрные {black}", lr_void: "нет масти:",
-  lr_trick: "Взятка", lr_from_phantom: "из фантомной колоды", lr_won_by: "Взял: {name}", lr_won_by_you: "Взятка ваша", lr_no_winner: "Никто не взял: в сброс",
-  lr_led: "Ход в масть:", lr_first_lead: "первым ходит {card}", lr_other_choosing: "{name} вытянул две:",
+  lr_trick: "Взятка", lr_from_phantom: "из фантомной колоды", lr_won_by: "Взятка: {name}", lr_won_by_you: "Взятка ваша", lr_no_winner: "Никто не взял: в сброс",
+  lr_led: "Ход в масть:", lr_first_lead: "первым ходит {card}", lr_other_choosing: "{name} тянет две:",
   lr_captured_n: "взято {n}", lr_no_soldiers: "солдат пока нет", lr_discarded: "В сбросе:",
   lr_phantom_deck_n: "фантомная колода ({n})", lr_top: "верхняя карта", lr_face_up: "открыта (видна всем)",
   lr_choose_title: "Вы вытянули две:", lr_choose_help: "сыграйте одну; другая ляжет открытой под фантомную колоду (LR-14)",
@@ -338,13 +295,6 @@ const RU = {
   lr_your_lead_2p: "Ваш заход: карта с руки или две из фантомной колоды.",
   lr_your_follow: "Ваш ход: ходите в масть ({suit}), если можете.",
   lr_your_follow_phantom: "Заходящий сыграл с руки: вы играете из фантомной колоды — вытяните две.",
-  lr_verdict_win: "Ваша армия победила, {score}!", lr_verdict_lose: "Победила {army}, {score}.",
-  lr_verdict_army: "Победила {army}, {score}.", lr_verdict_draw: "Ничья, {score}.",
-  lr_ev_play: "сходил {card}", lr_ev_phantom: "сходил {card} из фантомной колоды", lr_ev_draw_two: "вытянул две из фантомной колоды",
-  lr_n_wins_trick: "взятку берёт {name}", lr_n_you_win_trick: "вы берёте взятку", lr_top_first: "(верхняя — первая)", lr_n_no_winner: "никто не взял: взятка в сброс",
-  lr_n_round_end: "раунд {n} окончен: красные +{red}, чёрные +{black}", lr_n_match_won: "побеждает {army}",
-  lr_n_match_draw: "партия окончилась вничью",
-  lr_n_face_up: "{card} ложится открытой под фантомную колоду", lr_n_last_phantom: "играет {card}, последнюю фантомную карту",
   lr_hint_play: "сходить {card}", lr_hint_phantom: "сыграть {card} (из вытянутых)", lr_hint_draw_two: "вытянуть две из фантомной колоды",
   lr_round_points: "В этом раунде: красные {red}, чёрные {black}.", lr_next_round: "Следующий раунд сдаёт: {name}.", lr_next_round_you: "Следующий раунд сдаёте вы.",
   lr_scoring_rule: "Каждый активный валет, спасённый своей армией: +2; Шпион: +2 тому, кто его взял.",
@@ -359,7 +309,7 @@ const RU = {
   back_to_table: "Вернуться к столу", export_record: "Сохранить запись (JSON)",
   export_help: "Скачать запись партии (зерно и все ходы), её читает «cardtable replay»",
   export_failed: "Не удалось сохранить запись: {why}", replay_viewpoint: "Точка зрения:",
-  replay_public: "общая (что видели зрители)", replay_as: "как видел(а) {name}",
+  replay_public: "общая (что видели зрители)", replay_as: "глазами игрока: {name}",
   replay_viewpoint_help: "Каждый шаг показывает только то, что это место видело в тот момент.",
   replay_public_help: "Каждый шаг показывает только то, что в тот момент было открыто всем.",
   replay_play_short: "Пуск", replay_pause_short: "Пауза",
@@ -408,6 +358,17 @@ const RU = {
   chat_spectators: "зрителей", chat_mute: "Заглушить: {who}", chat_unmute: "Включить: {who}",
   phrase_hi: "Привет!", phrase_gl: "Удачи!", phrase_gg: "Хорошая игра!", phrase_wp: "Отлично сыграно!",
   phrase_thanks: "Спасибо!", phrase_oops: "Ой!", phrase_wait: "Минутку, пожалуйста", phrase_bye: "Пока!",
+  // match clocks (static/clock.js)
+  clock: "Часы", clock_none: "Без часов", clock_per_move: "{time} на ход", clock_per_match: "{time} на партию",
+  clock_correspondence: "По переписке: {time} на ход", clock_days_hours: "{d} д {h} ч",
+  clock_on_timeout: "Когда время вышло", clock_then_ai: "за игрока ходит ИИ",
+  clock_then_lose: "игрок проигрывает", clock_ai_moves: "ходит ИИ",
+  clock_your_time_ran_out: "Ваше время вышло: этот ход за вас сделает ИИ.",
+  clock_their_time_ran_out: "У игрока {name} вышло время: за него ходит ИИ.",
+  clock_you_lost_on_time: "Ваше время вышло: партия проиграна.",
+  clock_they_lost_on_time: "У игрока {name} вышло время: вы победили.", clock_lost_on_time: "У игрока {name} вышло время.",
+  clock_left: "осталось {time}",
+  clock_dur_s: "{n} с", clock_dur_min: "{n} мин", clock_dur_h: "{n} ч", clock_dur_d: "{n} д"
 };
 
 const DICT = { en: EN, ru: RU };
@@ -460,21 +421,34 @@ function template(key, params) {
   return s;
 }
 
+/** The shared catalog's message `key` in the page's language (English if it has none). */
+function shared(key) {
+  const own = refusalCatalog ? (refusalCatalog[lang] || refusalCatalog.en).messages[key] : undefined;
+  if (own !== undefined) return own;
+  if (!missing.has(`${lang}:${key}`)) {
+    console.warn(`cardtable: missing translation ${lang}:${key} (shared catalog${refusalCatalog ? "" : " not loaded"})`);
+  }
+  missing.add(`${lang}:${key}`);
+  return refusalCatalog ? refusalCatalog.en.messages[key] : undefined;
+}
+
 /** The translation of `key` with {placeholders} filled from `params`. */
 export function t(key, params) {
+  if (key.includes(".")) {
+    const message = shared(key);
+    return message === undefined ? key : formatText(message, lang, params || {});
+  }
   const s = template(key, params);
   if (!params) return s;
   return s.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined || params[k] === null ? m : String(params[k])));
 }
 
-/** tn() in the second person when `you` and the language has a `${key}_you` form
- * (Russian verbs agree with "Вы": "Вы сходили", not "Вы сходил"). */
-export function tnYou(key, you, params = {}) {
-  return tn(you && DICT[lang][`${key}_you`] !== undefined ? `${key}_you` : key, params);
-}
-
 /** Like t(), but params may be DOM nodes: returns a list of strings and nodes. */
 export function tn(key, params = {}) {
+  if (key.includes(".")) {
+    const message = shared(key);
+    return message === undefined ? [key] : formatParts(message, lang, params);
+  }
   const s = template(key, params);
   const out = [];
   let last = 0;
@@ -495,20 +469,21 @@ export function ordinal(n) {
   return `${n}${s}`;
 }
 
+/** A moment (ms since the epoch) in the page's language and local time zone, by
+ * Intl.DateTimeFormat: "1 Dec 2026, 10:45" / "1 дек. 2026 г., 10:45"; the date only
+ * without `time`. */
+export function dateText(ms, { time = true } = {}) {
+  const style = time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
+  return new Intl.DateTimeFormat(lang, style).format(new Date(ms));
+}
+
 /** A text given in both languages (``{en, ru}``, from the server) in the page's language. */
 export function local(text) {
   return text ? (text[lang] ?? text.en) : "";
 }
 
-let gameTitles = {};
-
-/** The games' titles in both languages (from the server's descriptions, games/index.js). */
-export function setGameTitles(titles) {
-  gameTitles = titles;
-}
-
 export function gameTitle(name) {
-  return name ? local(gameTitles[name]) || name : "";
+  return name ? t(`game.${name}`) : "";
 }
 
 /** One line on what an AI level does, or "" for an agent without one. */
@@ -539,10 +514,33 @@ export function langSwitch() {
 
 let refusalCatalog = null;
 
-/** Fetch the refusal catalog once; resolves when it is there. */
-export async function loadRefusals() {
-  if (!refusalCatalog) refusalCatalog = await api("GET", "/api/i18n");
-  return refusalCatalog;
+let catalogLoad = null;
+
+/** Fetch the shared catalog (refusals and messages) once; resolves when it is there. */
+export function loadRefusals() {
+  if (!catalogLoad) {
+    catalogLoad = api("GET", "/api/i18n").then((found) => { refusalCatalog = found; return found; },
+      (err) => { catalogLoad = null; throw err; });
+  }
+  return catalogLoad;
+}
+
+export const loadCatalog = loadRefusals;
+
+/** Whether the shared catalog has arrived (before that, t() of a dotted key gives the key). */
+export function catalogLoaded() {
+  return refusalCatalog !== null;
+}
+
+/** What a win chance means in a game, in words: the analysis and hints send the
+ * English label of cardtable.agents.knowledge ("win", "chance not to lose"). */
+export function valueLabel(label) {
+  return t(label === "chance not to lose" ? "web.value.not_lose" : "web.value.win");
+}
+
+/** A chance in [0, 1] as a whole percentage in the page's language ("62 %"). */
+export function percent(x) {
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(x);
 }
 
 /** The text of a refusal record in the page's language, without its ruling id. */

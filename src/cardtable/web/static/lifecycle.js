@@ -90,6 +90,10 @@ export function endingVerdict(page) {
   const names = seats.map((s) => page.seatName(s)).join(", ");
   if (ending === "drawn") return t("life_drawn");
   if (ending === "aborted") return t("life_aborted", { name: names });
+  if (ending === "timeout") {
+    if (seats.includes(page.you)) return t("clock_you_lost_on_time");
+    return page.you === null ? t("clock_lost_on_time", { name: names }) : t("clock_they_lost_on_time", { name: names });
+  }
   if (seats.includes(page.you)) return t("life_you_resigned");
   return page.you === null ? t("life_resigned", { name: names }) : t("life_they_resigned", { name: names });
 }

@@ -5,9 +5,10 @@
 import {
   h, api, myMatches, mySeats, saveMatch, saveSeat, forgetMatch, getName, setName, copyText, keepingFocus, morphInto,
 } from "./util.js";
-import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, lang, rulesHref } from "./i18n.js";
+import { t, langSwitch, gameTitle, agentLabel, agentHelp, local, rulesHref, dateText } from "./i18n.js";
 import { accountArea, currentUser } from "./account.js";
-import { loadCatalog } from "./games/index.js";
+import { loadGames } from "./games/index.js";
+import { clockFields, clockOption, clockSummary, listenTurns, formatClock } from "./clock.js";
 import { reviewLink } from "./review_link.js";
 import { tutorialLink } from "./tutorial.js";
 
@@ -28,7 +29,7 @@ export class LobbyPage {
     this.infos = {};
     this.error = null;
     this.created = null; // the last created match with invites
-    this.form = { game: null, config: {}, seats: null, listed: false, rated: false };
+    this.form = { game: null, config: {}, seats: null, listed: false, rated: false, clock: "", onTimeout: "ai" };
     this.user = null; // the signed-in account: seat 1 is theirs, and the match may be rated
   }
 
@@ -37,7 +38,7 @@ export class LobbyPage {
     this.render();
     this.user = await currentUser();
     try {
-      this.games = await loadCatalog(); // each with its description (options, players, teams)
+      this.games = await loadGames(); // each with its description (options, players, teams)
     } catch (err) {
       this.error = t("server_unreachable", { why: err.message });
     }
@@ -45,6 +46,7 @@ export class LobbyPage {
     this.render();
     this.refresh();
     this.listen();
+    this.turns = listenTurns(mySeats(), () => this.refresh({ open: false }));
     // the open list is pushed (listen); the timer still updates "Your matches"
     this.timer = setInterval(() => this.refresh({ open: !this.feedOpen }), 15000);
     // another tab took a seat or forgot one: show it here too
@@ -91,6 +93,7 @@ export class LobbyPage {
   stop() {
     clearInterval(this.timer);
     if (this.feed) this.feed.close();
+    if (this.turns) this.turns.close();
     window.removeEventListener("storage", this.onStorage);
   }
 
@@ -149,7 +152,7 @@ export class LobbyPage {
     try {
       const r = await api("POST", "/api/matches", {
         game: game.name, config: this.form.config, seats, listed: this.form.listed,
-        rated: Boolean(this.user && this.form.rated),
+        rated: Boolean(this.user && this.form.rated), clock: clockOption(this.form),
       });
       const invites = {};
       for (const s of r.seats) if (s.kind === "human" && s.seat !== 0) invites[s.seat] = s.invite;
@@ -212,6 +215,7 @@ export class LobbyPage {
     panel.append(tiles);
     panel.append(this.optionsFields());
     panel.append(this.seatsFields());
+    panel.append(clockFields(this.form, () => this.render()));
     panel.append(h("label.check", null,
       h("input", { type: "checkbox", checked: this.form.listed, onchange: (e) => { this.form.listed = e.target.checked; } }),
       " ", t("listed")));
@@ -361,6 +365,9 @@ export class LobbyPage {
         created ? h("time.match-date.muted.small", { datetime: new Date(created).toISOString() }, when(created)) : null,
         info ? h("span.match-standing.small", null, this.standing(info)) : null,
         h("span.match-status", null, status),
+        mineTurn && info.clock && info.clock.remaining[m.seat] !== null
+          ? h("span.match-clock-left.small", null, t("clock_left", { time: formatClock(info.clock.remaining[m.seat]) }))
+          : null,
         finished ? h("a.button.small.replay-link", { href: `/replay/${encodeURIComponent(m.id)}${q}` }, "▶ ", t("replay")) : null,
         finished ? reviewLink(null, m.id, m.seat, { small: true }) : null,
         h("button.link", {
@@ -417,7 +424,8 @@ export class LobbyPage {
       list.append(h("li", { "data-match": m.id },
         h("span.match-link", null, h("b", null, gameTitle(m.game)), " ",
           names.length ? h("span.muted", null, names.join(", ")) : null, " ",
-          free.length ? h("span.tag.open", null, t("open_seats_n", { n: free.length })) : null),
+          free.length ? h("span.tag.open", null, t("open_seats_n", { n: free.length })) : null,
+          m.clock ? h("span.tag.clock", null, clockSummary(m.clock)) : null),
         h("time.muted.small", { datetime: new Date(m.created * 1000).toISOString() }, when(m.created * 1000)),
         free.length ? h("button.primary.small.join-open", { type: "button", onclick: () => this.joinOpen(m) }, t("join_match")) : null,
         h("a.button.small", { href: `/play/${encodeURIComponent(m.id)}` }, t("watch"))));
@@ -459,5 +467,5 @@ export function optionsSummary(description, config) {
 
 /** A date and time in the page's language: "1 Dec 2026, 10:45". */
 export function when(ms) {
-  return new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(ms));
+  return dateText(ms);
 }

@@ -1,107 +1,81 @@
-// The shared messages of the front ends (the "messages" table of
-// src/cardtable/i18n/{en,ru}.json, which the terminal uses too), as the server hands
-// them out with the refusal catalog (GET /api/i18n).  ICU-style: {name} placeholders
-// and {n, plural, one {# card} other {# cards}} choices by the CLDR plural category of
-// the page's language (Intl.PluralRules), the same rules as cardtable.i18n.messages.
+// ICU-style messages of the shared catalog (src/cardtable/i18n/{en,ru}.json, served at
+// GET /api/i18n), formatted in the browser exactly as cardtable.i18n.messages formats
+// them for the terminal:
+//   {name}                                  the parameter (a string, a number or a DOM node)
+//   {n, plural, one {# card} other {# cards}}   a CLDR plural (Intl.PluralRules), # = n
+//   {person, select, you {…} other {…}}      a branch chosen by a word parameter
+// Branches nest.  A missing parameter stays as "{name}" (visible, never a crash).
 
-import { lang, loadRefusals } from "./i18n.js";
-
-let catalog = null;
-const missing = window.__cardtableMissing || new Set();
-
-/** Fetch the catalog once (shared with the refusals); resolves when it is there. */
-export async function loadMessages() {
-  if (!catalog) catalog = await loadRefusals();
-  return catalog;
-}
-
-/** Whether the catalog has arrived (msg() falls back to the key before that). */
-export function messagesLoaded() {
-  return catalog !== null;
-}
-
-function closing(text, start) {
+/** The index of the "}" closing the "{" at `start`. */
+function matching(text, start) {
   let depth = 0;
   for (let i = start; i < text.length; i += 1) {
     if (text[i] === "{") depth += 1;
-    else if (text[i] === "}" && --depth === 0) return i;
+    else if (text[i] === "}") {
+      depth -= 1;
+      if (depth === 0) return i;
+    }
   }
-  throw new Error(`unbalanced braces in message ${text}`);
+  throw new Error(`unbalanced braces in message ${JSON.stringify(text)}`);
 }
 
-function plural(body, value, params) {
-  const branches = {};
+/** selector -> text of the branches of a plural or select body ("one {…} other {…}"). */
+function branches(body) {
+  const found = {};
   let i = 0;
   while (i < body.length) {
     if (/\s/.test(body[i])) { i += 1; continue; }
     const brace = body.indexOf("{", i);
-    const end = closing(body, brace);
-    branches[body.slice(i, brace).trim()] = body.slice(brace + 1, end);
+    if (brace < 0) break;
+    const end = matching(body, brace);
+    found[body.slice(i, brace).trim()] = body.slice(brace + 1, end);
     i = end + 1;
   }
-  const category = new Intl.PluralRules(lang).select(value);
-  const chosen = branches[`=${value}`] ?? branches[category] ?? branches.other;
-  return format(chosen.replaceAll("#", String(value)), params);
+  return found;
 }
 
-/** A message template with its placeholders filled (see the module comment). */
-export function format(template, params = {}) {
-  let out = "";
+function pushValue(out, value, placeholder) {
+  if (value === undefined || value === null) out.push(placeholder);
+  else if (Array.isArray(value)) out.push(...value);
+  else if (typeof Node !== "undefined" && value instanceof Node) out.push(value);
+  else out.push(String(value));
+}
+
+/** `template` formatted in `lang`: a list of strings and DOM nodes (adjacent strings joined). */
+export function formatParts(template, lang, params = {}) {
+  const out = [];
   let i = 0;
   while (i < template.length) {
-    if (template[i] !== "{") { out += template[i]; i += 1; continue; }
-    const end = closing(template, i);
-    const inner = template.slice(i + 1, end);
-    const comma = inner.indexOf(",");
-    const rest = comma < 0 ? "" : inner.slice(comma + 1).trim();
-    if (rest.startsWith("plural,")) {
-      out += plural(rest.slice("plural,".length), Number(params[inner.slice(0, comma).trim()]), params);
+    const brace = template.indexOf("{", i);
+    if (brace < 0) { out.push(template.slice(i)); break; }
+    if (brace > i) out.push(template.slice(i, brace));
+    const end = matching(template, brace);
+    const inner = template.slice(brace + 1, end);
+    const [name, kind, ...rest] = inner.split(",");
+    const body = rest.join(",");
+    const key = name.trim();
+    if (kind !== undefined && kind.trim() === "plural") {
+      const n = Number(params[key]);
+      const table = branches(body);
+      const chosen = table[`=${n}`] ?? table[new Intl.PluralRules(lang).select(n)] ?? table.other ?? "";
+      out.push(...formatParts(chosen.replaceAll("#", String(n)), lang, params));
+    } else if (kind !== undefined && kind.trim() === "select") {
+      const table = branches(body);
+      out.push(...formatParts(table[String(params[key])] ?? table.other ?? "", lang, params));
     } else {
-      const v = params[inner.trim()];
-      out += v === undefined || v === null ? `{${inner}}` : String(v);
+      pushValue(out, params[key], `{${inner}}`);
     }
     i = end + 1;
   }
-  return out;
-}
-
-/** The message `key` in the page's language (English when the language lacks it). */
-export function msg(key, params = {}) {
-  if (!catalog) return key;
-  const own = (catalog[lang] || {}).messages || {};
-  let template = own[key];
-  if (template === undefined) {
-    if (!missing.has(`${lang}:${key}`)) console.warn(`cardtable: missing translation ${lang}:${key}`);
-    missing.add(`${lang}:${key}`);
-    template = (catalog.en.messages || {})[key];
+  const joined = [];
+  for (const part of out) {
+    if (typeof part === "string" && typeof joined[joined.length - 1] === "string") joined[joined.length - 1] += part;
+    else if (part !== "") joined.push(part);
   }
-  return template === undefined ? key : format(template, params);
+  return joined;
 }
 
-/** Like msg(), but params may be DOM nodes: a list of strings and nodes (no plurals
- * around the nodes: a node stands in a plain {name} placeholder). */
-export function msgNodes(key, params = {}) {
-  const strings = {};
-  const nodes = [];
-  for (const [k, v] of Object.entries(params)) {
-    if (v instanceof Node) {
-      strings[k] = `\u0000${nodes.length}\u0000`;
-      nodes.push(v);
-    } else {
-      strings[k] = v;
-    }
-  }
-  return msg(key, strings).split(/\u0000(\d+)\u0000/).map((part, i) => (i % 2 ? nodes[Number(part)] : part))
-    .filter((part) => part !== "");
-}
-
-/** What a win chance means in a game, in words: the analysis and hints send the
- * English label of cardtable.agents.knowledge ("win", "chance not to lose"). */
-export function valueLabel(label) {
-  return msg(label === "chance not to lose" ? "web.value.not_lose" : "web.value.win");
-}
-
-/** A chance in [0, 1] as a whole percentage in the page's language ("62 %"). */
-export function percent(x) {
-  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(x);
+/** `template` formatted in `lang` as one string (every parameter a string or number). */
+export function formatText(template, lang, params = {}) {
+  return formatParts(template, lang, params).map((p) => (typeof p === "string" ? p : p.textContent)).join("");
 }

@@ -229,7 +229,7 @@ export class ReplayPage {
       const after = game.roundsDone(step.view);
       if (after > before && ctx.status !== "finished") {
         box.append(" ", h("button.small#round-summary", { type: "button", onclick: () => { this.modal = { kind: "round", index: after - 1 }; this.render(); } },
-          t("round_over", { n: after })));
+          t("match.round_over", { n: after })));
       }
     }
     if (ctx.status === "finished") {
@@ -270,7 +270,7 @@ export class ReplayPage {
   logBox(ctx, game) {
     const events = this.replay.steps.slice(1).map((s) => s.event);
     const details = h("details.logbox", { open: true },
-      h("summary", null, t("move_log"), h("span.muted", null, ` (${events.length})`)));
+      h("summary", null, t("match.move_log"), h("span.muted", null, ` (${events.length})`)));
     const list = h("ol.log-list.replay-log", { "data-history": "log" });
     list.append(h("li.deal", { class: this.index === 0 ? "is-current" : "", "data-step": 0 },
       h("button.link", { type: "button", onclick: () => { this.pause(); this.go(0); } }, t("replay_deal_short"))));
@@ -291,10 +291,10 @@ export class ReplayPage {
     let title;
     let body;
     if (this.modal.kind === "round") {
-      title = t("round_over", { n: this.modal.index + 1 });
+      title = t("match.round_over", { n: this.modal.index + 1 });
       body = game.roundSummary(ctx, this.modal.index);
     } else if (this.modal.kind === "match") {
-      title = t("match_over");
+      title = t("match.over");
       body = game.matchSummary(ctx);
     } else {
       title = t("scores");

@@ -7,11 +7,10 @@
 // slider, keys, the move log — is the replay page's (ReviewPage extends ReplayPage).
 
 import { h, clear, api, seatToken, seatParam, keepingFocus } from "./util.js";
-import { t, gameTitle } from "./i18n.js";
+import { t, tn, gameTitle, loadCatalog, percent, valueLabel } from "./i18n.js";
 import { topbar } from "./lobby.js";
 import { ReplayPage, stepParam } from "./replay.js";
 import { loadGame, gameModule } from "./games/index.js";
-import { loadMessages, msg, msgNodes, percent, valueLabel } from "./messages.js";
 import { winChart } from "./review_chart.js";
 
 const MARKED = ["inaccuracy", "mistake", "blunder"];
@@ -32,7 +31,7 @@ export class ReviewPage extends ReplayPage {
     const path = `/api/matches/${encodeURIComponent(this.id)}`;
     try {
       const [info, review] = await Promise.all([
-        api("GET", path), api("GET", `${path}/review`, undefined, this.token), loadMessages()]);
+        api("GET", path), api("GET", `${path}/review`, undefined, this.token), loadCatalog()]);
       await loadGame(info.game);
       this.info = info;
       this.replay = review;
@@ -40,7 +39,7 @@ export class ReviewPage extends ReplayPage {
       this.index = Math.min(wanted === null ? 0 : wanted, review.steps.length - 1);
       this.analysisSeat = review.you ?? (this.seat !== null && this.seat < info.seats.length ? this.seat : 0);
     } catch (err) {
-      await loadMessages().catch(() => {});
+      await loadCatalog().catch(() => {});
       this.error = err.message;
     }
     this.render();
@@ -81,7 +80,7 @@ export class ReviewPage extends ReplayPage {
     root.className = "page table-page replay-page review-page";
     if (this.error) {
       root.append(topbar(), h("main.lobby", null, h("section.panel.fatal", { role: "alert" },
-        h("h2", null, msg("web.review.title")), h("p", null, msg("web.review.failed", { why: this.error })),
+        h("h2", null, t("web.review.title")), h("p", null, t("web.review.failed", { why: this.error })),
         h("div.actions", null, h("a.button", { href: `/play/${encodeURIComponent(this.id)}` }, t("back_to_table")),
           h("a.button", { href: "/" }, t("back_to_lobby"))))));
       return;
@@ -95,12 +94,12 @@ export class ReviewPage extends ReplayPage {
     document.body.dataset.step = String(this.index);
     document.body.dataset.steps = String(this.last);
     document.body.dataset.seq = String(this.replay.steps[this.index].seq);
-    document.title = `${msg("web.review.title")}: ${gameTitle(this.info.game)} — cardtable`;
+    document.title = `${t("web.review.title")}: ${gameTitle(this.info.game)} — cardtable`;
     const ctx = this.context(this.index);
     const board = game.board(ctx);
     board.classList.add("replay-page-board");
     root.append(topbar([
-      h("h1.page-title", null, `${msg("web.review.title")}: ${gameTitle(this.info.game)}`),
+      h("h1.page-title", null, `${t("web.review.title")}: ${gameTitle(this.info.game)}`),
       h("div.scoreline", null, game.scoreline(ctx)),
     ]));
     const mainCol = h("section.main-col", null, this.controls(), this.nowLine(ctx, game), board,
@@ -134,14 +133,14 @@ export class ReviewPage extends ReplayPage {
     step.hands.forEach((hand, seat) => {
       const phantoms = step.phantoms ? step.phantoms[seat].filter(Boolean) : [];
       list.append(h("li", { "data-seat": seat, class: seat === step.view.current_player ? "to-move" : "" },
-        h("span.who", null, msg("web.review.hand_of", { name: this.seatName(seat, { you: false }), n: hand.length })),
+        h("span.who", null, t("web.review.hand_of", { name: this.seatName(seat, { you: false }), n: hand.length })),
         h("span.review-cards", null, hand.map(chip)),
-        phantoms.length ? h("span.review-phantoms", null, `${msg("web.review.phantoms")}: `,
+        phantoms.length ? h("span.review-phantoms", null, `${t("web.review.phantoms")}: `,
           phantoms.map(chip)) : null));
     });
     return h("section.panel.review-hands", { "aria-labelledby": "review-hands-title" },
-      h("h2#review-hands-title", null, msg("web.review.hands")),
-      h("p.small.muted", null, msg("web.review.hands_help")), list);
+      h("h2#review-hands-title", null, t("web.review.hands")),
+      h("p.small.muted", null, t("web.review.hands_help")), list);
   }
 
   analysisPanel(game) {
@@ -150,17 +149,17 @@ export class ReviewPage extends ReplayPage {
       this.info.seats.map((s) => h("option", { value: s.seat, selected: s.seat === seat ? true : null },
         `${this.seatName(s.seat, { you: false })} (${t("seat_n", { n: s.seat + 1 })})`)));
     const panel = h("section.panel.review-analysis", { "aria-labelledby": "analysis-title", "aria-busy": "false" },
-      h("h2#analysis-title", null, msg("web.review.analysis")),
-      h("label.field.inline", null, h("span", null, msg("web.review.seat")), " ", select));
+      h("h2#analysis-title", null, t("web.review.analysis")),
+      h("label.field.inline", null, h("span", null, t("web.review.seat")), " ", select));
     const state = this.analyses[seat] || { loading: true };
     const name = this.seatName(seat, { you: false });
     if (state.loading) {
       panel.setAttribute("aria-busy", "true");
       panel.append(h("p.analysing", { role: "status" }, h("span.spinner", { "aria-hidden": "true" }), " ",
-        msg("web.review.analysing", { name })));
+        t("web.review.analysing", { name })));
     } else if (state.error) {
-      panel.append(h("p.error", { role: "alert" }, msg("web.review.analysis_failed", { why: state.error }), " ",
-        h("button.small#analysis-retry", { type: "button", onclick: () => this.analyse(seat) }, msg("web.review.retry"))));
+      panel.append(h("p.error", { role: "alert" }, t("web.review.analysis_failed", { why: state.error }), " ",
+        h("button.small#analysis-retry", { type: "button", onclick: () => this.analyse(seat) }, t("web.review.retry"))));
     } else {
       panel.append(...this.analysisBody(state.data, game, name).filter(Boolean));
     }
@@ -169,25 +168,25 @@ export class ReviewPage extends ReplayPage {
 
   analysisBody(a, game, name) {
     const label = valueLabel(a.value_label);
-    if (!a.decisions.length) return [h("p.muted", null, msg("web.review.no_decisions", { name }))];
+    if (!a.decisions.length) return [h("p.muted", null, t("web.review.no_decisions", { name }))];
     const counts = MARKED.filter((c) => a.counts[c]).map((c) =>
-      h(`span.tag.mark-${c}`, null, SYMBOL[c], " ", msg(`web.review.count.${c}`, { n: a.counts[c] })));
+      h(`span.tag.mark-${c}`, null, SYMBOL[c], " ", t(`web.review.count.${c}`, { n: a.counts[c] })));
     const rounds = h("ul.review-rounds", null, a.rounds.map((r) =>
-      h("li", { "data-round": r.round }, msg("web.review.round_accuracy", { n: r.round, pct: percent(r.accuracy / 100) }))));
+      h("li", { "data-round": r.round }, t("web.review.round_accuracy", { n: r.round, pct: percent(r.accuracy / 100) }))));
     const chart = winChart(a, {
       steps: this.last, at: this.index, pct: percent,
-      title: msg("web.review.chart", { label, name }),
+      title: t("web.review.chart", { label, name }),
       pick: (step) => { this.pause(); this.go(step); },
-      describe: (d) => `${msg("web.review.move_n", { n: d.ply + 1 })}: ${d.played} — ${percent(d.win_played)}`,
+      describe: (d) => `${t("web.review.move_n", { n: d.ply + 1 })}: ${d.played} — ${percent(d.win_played)}`,
     });
     return [
-      h("p.small.muted", null, msg("web.review.analysis_help", { label })),
-      h("p.review-accuracy", null, h("b#match-accuracy", { title: msg("web.review.accuracy_help", { label }) },
-        msg("web.review.accuracy", { pct: percent(a.accuracy / 100) })), " · ",
-        msg("web.review.decisions", { n: a.decisions.length }), " ", ...counts),
+      h("p.small.muted", null, t("web.review.analysis_help", { label })),
+      h("p.review-accuracy", null, h("b#match-accuracy", { title: t("web.review.accuracy_help", { label }) },
+        t("web.review.accuracy", { pct: percent(a.accuracy / 100) })), " · ",
+        t("web.review.decisions", { n: a.decisions.length }), " ", ...counts),
       rounds,
       this.decisionHere(a, game, label),
-      h("figure.review-chart", null, chart, h("figcaption.small.muted", null, msg("web.review.chart_help", { label, name }))),
+      h("figure.review-chart", null, chart, h("figcaption.small.muted", null, t("web.review.chart_help", { label, name }))),
       this.markedList(a, game, label),
     ];
   }
@@ -202,17 +201,17 @@ export class ReviewPage extends ReplayPage {
     const d = a.decisions.find((x) => x.ply + 1 === this.index);
     if (!d) return null;
     return h(`div.review-here.mark-${d.category}`, null,
-      h("b", null, msg("web.review.here", { mark: `${SYMBOL[d.category]} ${msg(`web.review.mark.${d.category}`)}` })), " ",
-      ...msgNodes("web.review.here_detail", { label, played: percent(d.win_played),
+      h("b", null, t("web.review.here", { mark: `${SYMBOL[d.category]} ${t(`web.review.mark.${d.category}`)}` })), " ",
+      ...tn("web.review.here_detail", { label, played: percent(d.win_played),
         best: this.moveNode(game, d.best, d.ply), bestpct: percent(d.win_best) }));
   }
 
   /** The inaccuracies, mistakes and blunders, each a way to its step. */
   markedList(a, game, label) {
     const marked = a.decisions.filter((d) => MARKED.includes(d.category));
-    const box = h("section.review-marked", null, h("h3", null, msg("web.review.marked")));
+    const box = h("section.review-marked", null, h("h3", null, t("web.review.marked")));
     if (!marked.length) {
-      box.append(h("p.muted", null, msg("web.review.none_marked")));
+      box.append(h("p.muted", null, t("web.review.none_marked")));
       return box;
     }
     const list = h("ol.review-marked-list");
@@ -220,11 +219,11 @@ export class ReviewPage extends ReplayPage {
       const step = d.ply + 1;
       list.append(h("li", { class: `mark-${d.category}${step === this.index ? " is-current" : ""}`, "data-step": step },
         h(`button.link#marked-${step}`, { type: "button", onclick: () => { this.pause(); this.go(step); } },
-          h("b", null, msg("web.review.move_n", { n: step })), " ",
-          h("span.mark", null, SYMBOL[d.category], " ", msg(`web.review.mark.${d.category}`)), ": ",
-          ...msgNodes("web.review.played", { move: this.moveNode(game, d.played, d.ply) }), "; ",
-          ...msgNodes("web.review.better", { move: this.moveNode(game, d.best, d.ply) }), " ",
-          h("span.loss", null, msg("web.review.loss", { loss: percent(d.loss), label })))));
+          h("b", null, t("web.review.move_n", { n: step })), " ",
+          h("span.mark", null, SYMBOL[d.category], " ", t(`web.review.mark.${d.category}`)), ": ",
+          ...tn("web.review.played", { move: this.moveNode(game, d.played, d.ply) }), "; ",
+          ...tn("web.review.better", { move: this.moveNode(game, d.best, d.ply) }), " ",
+          h("span.loss", null, t("web.review.loss", { loss: percent(d.loss), label })))));
     }
     box.append(list);
     return box;
@@ -239,7 +238,7 @@ export class ReviewPage extends ReplayPage {
       const li = log.querySelector(`li[data-step="${d.ply + 1}"]`);
       if (!li) continue;
       li.classList.add(`mark-${d.category}`);
-      (li.querySelector("button") || li).append(h("span.log-mark", { title: msg(`web.review.mark.${d.category}`) },
+      (li.querySelector("button") || li).append(h("span.log-mark", { title: t(`web.review.mark.${d.category}`) },
         ` ${SYMBOL[d.category]}`));
     }
   }

@@ -7,16 +7,16 @@ import {
   h, api, myMatch, saveMatch, saveSeat, seatToken, seatParam, forgetToken, getName, setName, copyText, downloadRecord,
   keepingFocus, morphInto,
 } from "./util.js";
-import { t, gameTitle, agentLabel, agentHelp, loadRefusals, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
+import { t, gameTitle, agentLabel, agentHelp, loadCatalog, refusalNodes, refusalTitle, rulesHref } from "./i18n.js";
 import { Connection } from "./net.js";
 import { onLifecycleMessage, lifecycleTools, resignDialog, endingVerdict } from "./lifecycle.js";
 import { ChatPanel } from "./chat.js";
+import { MatchClock } from "./clock.js";
 import { topbar, givenName, optionsSummary } from "./lobby.js";
-import { loadCatalog, loadGame, gameModule } from "./games/index.js";
+import { loadGames, loadGame, gameModule } from "./games/index.js";
 import {
   announcer, announce, animateMoves, cardPlaces, yourTurn, soundOn, setSound, notifyOn, setNotify,
 } from "./feedback.js";
-import { loadMessages } from "./messages.js";
 import { hintChances } from "./hint_chances.js";
 import { reviewLink } from "./review_link.js";
 
@@ -90,6 +90,7 @@ export class TablePage {
     this.onKey = (ev) => this.key(ev);
     this.onCardClick = (ev) => this.explainRefusal(ev);
     this.chat = new ChatPanel(this);
+    this.matchClock = new MatchClock(this);
   }
 
   start() {
@@ -113,8 +114,8 @@ export class TablePage {
     document.addEventListener("keydown", this.onKey);
     this.root.addEventListener("click", this.onCardClick);
     announcer(); // the live region is there before anything is said in it
-    loadMessages().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
-    loadCatalog().then((games) => { this.games = games; this.schedule(); }, () => {});
+    loadCatalog().then(() => this.schedule(), (err) => console.warn("cardtable: no refusal catalog", err));
+    loadGames().then((games) => { this.games = games; this.schedule(); }, () => {});
     if (fresh && !getName()) {
       this.askName = true;
       // what the link is for: its seat and the match, to say so above the name field
@@ -154,7 +155,7 @@ export class TablePage {
   }
 
   onMessage(msg) {
-    if (this.chat.onMessage(msg)) {
+    if (this.chat.onMessage(msg) || this.matchClock.onMessage(msg)) {
       this.schedule();
       return;
     }
@@ -471,7 +472,7 @@ export class TablePage {
     document.title = `${this.myTurn() ? "● " : ""}${gameTitle(this.match.game)} — cardtable`;
     const board = game.board(ctx);
     this.keys = ctx.keys;
-    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), board, panels("main", this, ctx));
+    const mainCol = h("section.main-col", null, this.turnBox(ctx, game), this.matchClock.node(), board, panels("main", this, ctx));
     morphInto(this.root, [
       topbar([
         h("h1.page-title", null, gameTitle(this.match.game)),
@@ -648,7 +649,7 @@ export class TablePage {
 
   logBox(ctx, game) {
     const details = h("details.logbox", { open: window.innerWidth > 820 ? true : null },
-      h("summary", null, t("move_log"), h("span.muted", null, ` (${this.log.length})`)));
+      h("summary", null, t("match.move_log"), h("span.muted", null, ` (${this.log.length})`)));
     const shown = this.log.slice(-300);
     // numbered by the move's own number, with room for its digits
     const last = shown.length ? shown[shown.length - 1].seq : 0;
@@ -729,10 +730,10 @@ export class TablePage {
       return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
     }
     if (this.modal.kind === "round") {
-      title = t("round_over", { n: this.modal.index + 1 });
+      title = t("match.round_over", { n: this.modal.index + 1 });
       body = game.roundSummary(ctx, this.modal.index);
     } else if (this.modal.kind === "match") {
-      title = t("match_over");
+      title = t("match.over");
       const ending = endingVerdict(this);
       body = ending ? h("div.summary", null, h("p.verdict", null, ending), game.scoresTable(ctx)) : game.matchSummary(ctx);
     } else {

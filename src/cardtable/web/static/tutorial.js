@@ -9,30 +9,21 @@
 // Its words come from the shared catalog (GET /api/i18n, keys "tutorial.*").
 
 import { h, clear, api, getName, saveMatch, saveSeat, keepingFocus } from "./util.js";
-import { t, lang, setLang, gameTitle, loadRefusals, refusalNodes, refusalTitle, ruleHref } from "./i18n.js";
+import { t, lang, setLang, gameTitle, loadRefusals, catalogLoaded, refusalNodes, refusalTitle, ruleHref } from "./i18n.js";
 import { topbar } from "./lobby.js";
 import { recentEvents, keyName } from "./table.js";
 import { loadGame, gameModule } from "./games/index.js";
 
 const FIRST_GAME_AGENT = "easy";
 
-let catalog = null;
-
-/** The shared catalog's message `key` ("tutorial.step") in the page's language. */
-function msg(key, params = {}) {
-  const table = catalog && (catalog[lang] || catalog.en);
-  const text = (table && table.messages && table.messages[key]) || (catalog && catalog.en.messages[key]) || key;
-  return text.replace(/\{(\w+)\}/g, (m, k) => (params[k] === undefined ? m : String(params[k])));
-}
 
 /** A link to a game's tutorial (the lobby's game tiles, the rules pages). */
 export function tutorialLink(game) {
-  const link = h("a.tile-tutorial", { href: `/tutorial/${game}`, "data-game": game }, catalog ? msg("tutorial.learn") : "…");
-  if (!catalog) {
+  const link = h("a.tile-tutorial", { href: `/tutorial/${game}`, "data-game": game }, catalogLoaded() ? t("tutorial.learn") : "…");
+  if (!catalogLoaded()) {
     // the page may have been redrawn (morphed) meanwhile: every such link on it gets the text
-    loadRefusals().then((c) => {
-      catalog = c;
-      for (const e of [link, ...document.querySelectorAll("a.tile-tutorial")]) e.textContent = msg("tutorial.learn");
+    loadRefusals().then(() => {
+      for (const e of [link, ...document.querySelectorAll("a.tile-tutorial")]) e.textContent = t("tutorial.learn");
     }, () => {});
   }
   return link;
@@ -59,7 +50,7 @@ export class TutorialPage {
     this.root.addEventListener("click", this.onClick);
     document.addEventListener("keydown", this.onKey);
     try {
-      catalog = await loadRefusals();
+      await loadRefusals();
       if (!this.game) {
         this.list = await api("GET", "/api/tutorials");
         this.render();
@@ -68,7 +59,7 @@ export class TutorialPage {
       await loadGame(this.game);
       await this.load(Math.max(0, Number(q.get("step")) || 0));
     } catch (err) {
-      this.error = msg("tutorial.unavailable", { why: err.message });
+      this.error = t("tutorial.unavailable", { why: err.message });
       this.render();
     }
   }
@@ -124,7 +115,7 @@ export class TutorialPage {
       this.verdict = r.verdict;
     } catch (err) {
       this.busy = false; // the step stays: the learner may try again
-      this.verdict = { kind: "error", text: msg("tutorial.unavailable", { why: err.message }) };
+      this.verdict = { kind: "error", text: t("tutorial.unavailable", { why: err.message }) };
     }
     this.render();
   }
@@ -186,7 +177,7 @@ export class TutorialPage {
     root.className = `page table-page tutorial-page${this.game ? ` game-${this.game}` : ""}`;
     document.body.dataset.tutorialStep = this.data ? String(this.data.step) : "";
     document.body.dataset.busy = String(this.busy);
-    const title = this.tutorial ? this.tutorial.title : msg("tutorial.learn");
+    const title = this.tutorial ? this.tutorial.title : t("tutorial.learn");
     document.title = `${title} — cardtable`;
     root.append(topbar([h("h1.page-title", null, title)]));
     if (this.error) {
@@ -215,8 +206,8 @@ export class TutorialPage {
       list.append(h("li", null, h("a.button", { href: `/tutorial/${item.game}`, "data-game": item.game },
         item.title[lang] || item.title.en)));
     }
-    return h("main.lobby", null, h("section.panel", null, h("h2", null, msg("tutorial.learn")),
-      h("p.muted", null, msg("tutorial.choose")), list));
+    return h("main.lobby", null, h("section.panel", null, h("h2", null, t("tutorial.learn")),
+      h("p.muted", null, t("tutorial.choose")), list));
   }
 
   /** The step: its text and ruling, the verdict on the last move, and what to do next
@@ -226,29 +217,29 @@ export class TutorialPage {
     const step = this.step();
     const count = this.tutorial.steps.length;
     if (!step) {
-      box.append(h("h2", null, msg("tutorial.done")), h("p#tutorial-say", null, this.tutorial.outro),
+      box.append(h("h2", null, t("tutorial.done")), h("p#tutorial-say", null, this.tutorial.outro),
         h("div.actions", null,
-          h("button.primary#tutorial-play-easy", { type: "button", onclick: () => this.playEasy() }, msg("tutorial.play_easy")),
-          h("a.button#tutorial-again", { href: `/tutorial/${this.game}?step=0` }, msg("tutorial.again"))));
+          h("button.primary#tutorial-play-easy", { type: "button", onclick: () => this.playEasy() }, t("tutorial.play_easy")),
+          h("a.button#tutorial-again", { href: `/tutorial/${this.game}?step=0` }, t("tutorial.again"))));
       return box;
     }
     box.classList.toggle("mine", !step.reading);
     box.append(h("div.tutorial-head", null,
-      h("span.tutorial-count", null, msg("tutorial.step", { n: this.data.step + 1, of: count })), " · ",
+      h("span.tutorial-count", null, t("tutorial.step", { n: this.data.step + 1, of: count })), " · ",
       h("a.rule-link", { href: ruleHref(this.game, step.rule), target: "_blank", rel: "noopener" },
-        msg("tutorial.rule", { rule: step.rule }))));
+        t("tutorial.rule", { rule: step.rule }))));
     if (this.data.step === 0) box.append(h("p.tutorial-intro.muted", null, this.tutorial.intro));
     box.append(h("p#tutorial-say", { "data-step": step.id }, step.say));
-    if (this.events.length) box.append(h("p.tutorial-ok", null, msg("tutorial.well_done"), " ", this.eventsText(ctx)));
+    if (this.events.length) box.append(h("p.tutorial-ok", null, t("tutorial.well_done"), " ", this.eventsText(ctx)));
     if (this.verdict) box.append(this.verdictLine());
     if (step.try.length) {
-      box.append(h("p.tutorial-try", null, msg("tutorial.try", { moves: "" }),
+      box.append(h("p.tutorial-try", null, t("tutorial.try", { moves: "" }),
         ...step.try.map((a) => h("button.small.try-move", { type: "button", "data-move": a.move,
           onclick: () => this.act(a.move) }, a.move))));
     }
     if (step.reading) {
       box.append(h("div.actions", null, h("button.primary#tutorial-next", {
-        type: "button", onclick: () => this.load(this.data.step + 1) }, msg("tutorial.continue"))));
+        type: "button", onclick: () => this.load(this.data.step + 1) }, t("tutorial.continue"))));
     }
     return box;
   }
@@ -258,10 +249,10 @@ export class TutorialPage {
     if (v.kind === "error") return h("p.tutorial-verdict.refused", null, v.text);
     if (v.kind === "illegal" && v.refusal) {
       const text = refusalNodes(v.refusal, v.rule, this.game, v.refusal.key);
-      return h("p.tutorial-verdict.refused", { "data-rule": v.rule || "" }, msg("tutorial.refused", { reason: "" }), ...text);
+      return h("p.tutorial-verdict.refused", { "data-rule": v.rule || "" }, t("tutorial.refused", { reason: "" }), ...text);
     }
     return h("p.tutorial-verdict.off-lesson", { "data-rule": v.rule || "" },
-      msg("tutorial.off_lesson", { hint: v.hint || "", rule: v.rule }));
+      t("tutorial.off_lesson", { hint: v.hint || "", rule: v.rule }));
   }
 
   eventsText(ctx) {
@@ -281,7 +272,7 @@ export class TutorialPage {
       list.append(h("li", { "data-seq": e.seq }, h("span.who", null, ctx.name(e.seat)), " ", board.describe(e, ctx)));
     }
     side.append(h("details.logbox", { open: window.innerWidth > 820 ? true : null },
-      h("summary", null, t("move_log"), h("span.muted", null, ` (${this.data.log.length})`)), list));
+      h("summary", null, t("match.move_log"), h("span.muted", null, ` (${this.data.log.length})`)), list));
     side.append(h("p.muted.small", null, h("a", { href: `/rules/${this.game}?lang=${lang}`, target: "_blank", rel: "noopener" },
       t("rules_of", { game: gameTitle(this.game) }))));
     return side;
@@ -298,7 +289,7 @@ export class TutorialPage {
       saveSeat(r.match, r.seats[0].token, 0);
       location.assign(`/play/${encodeURIComponent(r.match)}?seat=0`);
     } catch (err) {
-      this.error = msg("tutorial.unavailable", { why: err.message });
+      this.error = t("tutorial.unavailable", { why: err.message });
       this.render();
     }
   }

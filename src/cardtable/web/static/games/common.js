@@ -26,7 +26,7 @@ export function recentBox(ctx, game) {
     if (!ctx.spectator || !ctx.recent.length) return null;
   }
   const events = ctx.spectator ? ctx.recent : others;
-  const box = h("div.recent", { "data-history": "recent" }, h("span.recent-title", null, t("last_moves")));
+  const box = h("div.recent", { "data-history": "recent" }, h("span.recent-title", null, t("match.last_moves")));
   let lastSeat = null;
   for (const e of events.slice(-8)) {
     const item = h("span.recent-item");

@@ -1,10 +1,10 @@
 // The games the server offers and their front-end modules.  The generic pages know
-// no game: what a game is called, its options, players and teams come from the
-// server's descriptions (GET /api/games), and how it is drawn from its own module,
+// no game: its options, players and teams come from the server's descriptions
+// (GET /api/games), its title from the shared catalog ("game.<name>", i18n.js's
+// gameTitle), and how it is drawn from its own module,
 // games/<name>.js (the game's name with "_" for "-"), loaded here by name.
 
 import { api } from "../util.js";
-import { setGameTitles } from "../i18n.js";
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -15,11 +15,10 @@ const loading = new Map();
 
 /** The server's games (each `{name, title, num_players, description, agents, ...}`),
  * fetched once; a failed fetch is tried again on the next call. */
-export function loadCatalog() {
+export function loadGames() {
   if (!catalogLoad) {
     catalogLoad = api("GET", "/api/games").then((games) => {
       catalog = games;
-      setGameTitles(Object.fromEntries(games.map((g) => [g.name, g.description.title])));
       return games;
     }, (err) => {
       catalogLoad = null;

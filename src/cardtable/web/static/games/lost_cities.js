@@ -2,7 +2,7 @@
 // piles, the draw pile, and the two phases of a turn (LC-3 play, LC-4 draw).
 
 import { h } from "../util.js";
-import { t, tn, tnYou } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { expeditionCard, cardBack, expeditionChip, COLOURS } from "../cards.js";
 import { signed, num, recentBox, roundsTable } from "./common.js";
 
@@ -140,7 +140,7 @@ function middleRow(ctx, mk) {
   });
   const deckClickable = drawing && deckAction !== undefined;
   row.append(h("div.deck", null, cardBack({
-    size: "md", count: v.draw_pile, title: t("lc_deck", { n: v.draw_pile }),
+    size: "md", count: v.draw_pile, title: t("count.draw_pile", { n: v.draw_pile }),
     action: deckClickable ? deckAction : undefined,
     disabled: drawing ? !deckClickable : undefined,
     onClick: deckClickable ? () => ctx.act(deckAction) : undefined,
@@ -216,15 +216,16 @@ function status(ctx) {
 
 function verdict(ctx) {
   const r = ctx.result;
-  if (!r) return t("match_over");
+  if (!r) return t("match.over");
   const [a, b] = r.scores;
-  if (r.winner === null || r.winner === undefined) return t("verdict_draw", { score: `${num(a)}:${num(b)}` });
+  if (r.winner === null || r.winner === undefined) return t("match.verdict", { outcome: "draw", score: `${num(a)}:${num(b)}` });
   if (ctx.you !== null) {
     const mine = r.scores[ctx.you];
     const theirs = r.scores[1 - ctx.you];
-    return t(r.winner === ctx.you ? "verdict_win" : "verdict_lose", { score: `${num(mine)}:${num(theirs)}` });
+    return t("match.verdict", { outcome: r.winner === ctx.you ? "win" : "lose", score: `${num(mine)}:${num(theirs)}` });
   }
-  return t("verdict_wins", { name: ctx.name(r.winner), score: `${num(r.scores[r.winner])}:${num(r.scores[1 - r.winner])}` });
+  return t("match.verdict", { outcome: "other", name: ctx.name(r.winner),
+    score: `${num(r.scores[r.winner])}:${num(r.scores[1 - r.winner])}` });
 }
 
 function scoreline(ctx) {
@@ -244,17 +245,17 @@ function cardIn(text) {
 
 /** An event from its typed details (docs/server-protocol.md, Lost Cities). */
 function describe(e, ctx) {
-  const you = e.seat === ctx.you;
+  const person = e.seat === ctx.you ? "you" : "other";
   const out = [];
   for (const d of e.details || []) {
     if (d.kind === "card_played") {
-      out.push(...tnYou(d.to === "discard" ? "lc_ev_discard" : "lc_ev_play", you, { card: cardIn(d.card) }));
+      out.push(...tn(d.to === "discard" ? "event.lost-cities.discard" : "event.lost-cities.play", { person, card: cardIn(d.card) }));
     } else if (d.kind === "card_drawn" && d.source === "deck") {
-      out.push(...tnYou("lc_ev_deck", you));
+      out.push(...tn("event.lost-cities.draw_deck", { person }));
     } else if (d.kind === "card_drawn") {
-      out.push(...tnYou("lc_ev_take", you, { card: cardIn(d.card), colour: colourWord(d.source) }));
+      out.push(...tn("event.lost-cities.take", { person, card: cardIn(d.card), colour: colourWord(d.source) }));
     } else if (d.kind === "round_ended") {
-      out.push(" — ", t("lc_ev_round_end", { n: d.round }));
+      out.push(" — ", t("note.lost-cities.round_over", { n: d.round }));
     }
   }
   if (!out.length) out.push(e.move);
@@ -301,11 +302,11 @@ function roundSummary(ctx, index) {
   const totals = [0, 0];
   for (const r of v.round_scores.slice(0, index + 1)) { totals[0] += r[0]; totals[1] += r[1]; }
   return h("div.summary", null, table,
-    h("p.totals", null, t("match_after_round", { n: index + 1 }), " ",
+    h("p.totals", null, t("match.after_round", { n: index + 1 }), " ",
       h("b", null, `${ctx.name(me)} ${num(totals[me])} : ${num(totals[opp])} ${ctx.name(opp)}`)),
     index + 1 < v.rounds && ctx.status !== "finished"
-      ? h("p.muted", null, v.starter === ctx.you ? t("next_round_starts_you")
-        : t("next_round_starts", { name: ctx.name(v.starter) })) : null);
+      ? h("p.muted", null, t("match.next_round", { person: v.starter === ctx.you ? "you" : "other", name: ctx.name(v.starter) }))
+      : null);
 }
 
 function scoresTable(ctx) {

@@ -2,7 +2,7 @@
 // partner across, captured soldiers and scores; phantom decks and draw-two (2 players).
 
 import { h } from "../util.js";
-import { t, tn, tnYou } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { frenchCard, cardBack, frenchChip, hiddenChip, SUITS } from "../cards.js";
 import { joined, recentBox, roundsTable, KeyPad, signed } from "./common.js";
 
@@ -244,9 +244,8 @@ function verdict(ctx) {
   const r = ctx.result || {};
   const winner = v.winner ?? r.winner;
   const score = `${v.army_scores.red}:${v.army_scores.black}`;
-  if (!winner) return t("lr_verdict_draw", { score });
-  if (v.army) return t(winner === v.army ? "lr_verdict_win" : "lr_verdict_lose", { army: t(`army_${winner}`), score });
-  return t("lr_verdict_army", { army: t(`army_${winner}`), score });
+  if (!winner) return t("match.army_verdict", { outcome: "draw", score });
+  return t("match.army_verdict", { outcome: v.army && winner === v.army ? "win" : "other", army: winner, score });
 }
 
 function scoreline(ctx) {
@@ -260,20 +259,21 @@ function scoreline(ctx) {
 
 /** An event from its typed details (docs/server-protocol.md, Lost Ranks). */
 function describe(e, ctx) {
-  const you = e.seat === ctx.you;
+  const person = (seat) => (seat === ctx.you ? "you" : "other");
   const out = [];
   const notes = [];
   for (const d of e.details || []) {
     if (d.kind === "card_played") {
-      out.push(...tnYou(d.source === "phantom" ? "lr_ev_phantom" : "lr_ev_play", you, { card: cardIn(d.card) }));
-    } else if (d.kind === "phantom_drawn") out.push(...tnYou("lr_ev_draw_two", you));
-    else if (d.kind === "card_face_up") notes.push(tn("lr_n_face_up", { card: cardIn(d.card) }));
+      out.push(...tn(d.source === "phantom" ? "event.lost-ranks.play_phantom" : "event.lost-ranks.play",
+        { person: person(e.seat), card: cardIn(d.card) }));
+    } else if (d.kind === "phantom_drawn") out.push(...tn("event.lost-ranks.draw_two", { person: person(e.seat) }));
+    else if (d.kind === "card_face_up") notes.push(tn("note.lost-ranks.face_up", { card: cardIn(d.card) }));
     else if (d.kind === "trick_won") {
-      notes.push([d.seat === ctx.you ? t("lr_n_you_win_trick") : t("lr_n_wins_trick", { name: ctx.name(d.seat) })]);
-    } else if (d.kind === "no_winner_trick") notes.push([t("lr_n_no_winner")]);
-    else if (d.kind === "round_ended") notes.push([t("lr_n_round_end", { n: d.round, red: d.points[0], black: d.points[1] })]);
+      notes.push([t("note.lost-ranks.trick_won", { person: person(d.seat), who: ctx.name(d.seat) })]);
+    } else if (d.kind === "no_winner_trick") notes.push([t("note.lost-ranks.no_winner")]);
+    else if (d.kind === "round_ended") notes.push([t("note.lost-ranks.round_over", { n: d.round, red: d.points[0], black: d.points[1] })]);
     else if (d.kind === "match_ended") {
-      notes.push([d.winner ? t("lr_n_match_won", { army: t(`army_${d.winner}`) }) : t("lr_n_match_draw")]);
+      notes.push([d.winner ? t("note.lost-ranks.match_won", { army: d.winner }) : t("note.lost-ranks.match_draw")]);
     }
   }
   if (!out.length) out.push(e.move);

@@ -2,7 +2,7 @@
 // current turn, pull-back (RG-6) and Anti-Rank (RG-8) shown in words.
 
 import { h } from "../util.js";
-import { t, tn, tnYou, ordinal } from "../i18n.js";
+import { t, tn, ordinal } from "../i18n.js";
 import { frenchCard, cardBack, frenchChip } from "../cards.js";
 import { joined, recentBox, KeyPad } from "./common.js";
 
@@ -54,7 +54,7 @@ function seatBox(ctx, seat) {
   box.append(h("div.rank-count", null, fan, h("span.count-text", { "data-count": size }, t("cards_n", { n: size }))));
   if (moving && v.turn) {
     const bits = [];
-    if (v.turn.drew) bits.push(t("rk_drew_n", { n: v.turn.drew }));
+    if (v.turn.drew) bits.push(t("count.drew", { n: v.turn.drew }));
     if (bits.length) box.append(h("div.small.muted", null, bits.join(", ")));
   }
   return box;
@@ -66,17 +66,17 @@ function center(ctx) {
   const drawAction = ctx.legalByMove.get("draw");
   const stock = h("div.stock", null,
     cardBack({
-      size: "lg", count: v.stock, title: t("rk_stock_n", { n: v.stock }),
+      size: "lg", count: v.stock, title: t("count.stock", { n: v.stock }),
       action: drawAction,
       disabled: ctx.myTurn ? drawAction === undefined : undefined,
       onClick: ctx.myTurn && drawAction !== undefined ? () => ctx.act(drawAction) : undefined,
-      ariaLabel: t("rk_stock_n", { n: v.stock }),
+      ariaLabel: t("count.stock", { n: v.stock }),
       hint: ctx.hint && ctx.hint.action === drawAction,
       cls: v.stock ? "" : "empty",
     }),
     h("span.small", null, t("rk_stock_label", { n: v.stock })));
   const plays = ctx.recent.filter((e) => e.move.startsWith("play ")).length;
-  const pile = h("div.pile-fan", { "aria-label": t("rk_pile_n", { n: v.pile.length }) });
+  const pile = h("div.pile-fan", { "aria-label": t("count.pile", { n: v.pile.length }) });
   const start = Math.max(0, v.pile.length - PILE_SHOWN);
   const chain = v.turn ? v.turn.plays.length : 0;
   for (let i = start; i < v.pile.length; i++) {
@@ -177,7 +177,7 @@ function status(ctx) {
 function verdict(ctx) {
   const v = ctx.view;
   const loser = v.loser ?? (ctx.result && ctx.result.loser);
-  if (loser === null || loser === undefined) return t("match_over");
+  if (loser === null || loser === undefined) return t("match.over");
   if (loser === ctx.you) return t("rk_you_lose");
   if (ctx.you !== null) return t("rk_you_safe", { name: ctx.name(loser) });
   return t("rk_loses", { name: ctx.name(loser) });
@@ -193,30 +193,26 @@ function scoreline(ctx) {
 
 /** An event from its typed details (docs/server-protocol.md, Ранг). */
 function describe(e, ctx) {
-  const you = e.seat === ctx.you;
+  const person = (seat) => (seat === ctx.you ? "you" : "other");
   const out = [];
   const notes = [];
-  const name = (seat) => ctx.name(seat, { lower: true });
+  const note = (key, seat, more = {}) => notes.push([t(key, { person: person(seat), who: ctx.name(seat, { lower: true }), ...more })]);
   for (const d of e.details || []) {
-    if (d.kind === "card_played") out.push(...tnYou("rk_ev_play", you, { card: cardIn(d.card) }));
+    if (d.kind === "card_played") out.push(...tn("event.rank.play", { person: person(e.seat), card: cardIn(d.card), anti: "no" }));
     else if (d.kind === "card_drawn") {
       const mine = (ctx.view.log || []).find((x) => x.event === "draw" && x.move === e.seq && x.card);
-      if (mine) out.push(...tnYou(d.playable ? "rk_ev_drew_card_play" : "rk_ev_drew_card_stuck", you, { card: cardIn(mine.card) }));
-      else out.push(...tnYou(d.playable ? "rk_ev_drew_play" : "rk_ev_drew_stuck", you));
-    } else if (d.kind === "passed") out.push(...tnYou("rk_ev_pass", you));
+      const playable = d.playable ? "yes" : "no";
+      if (mine) out.push(...tn("event.rank.drew_card", { person: person(e.seat), card: cardIn(mine.card), playable }));
+      else out.push(...tn("event.rank.drew", { person: person(e.seat), playable }));
+    } else if (d.kind === "passed") out.push(...tn("event.rank.pass", { person: person(e.seat) }));
     else if (d.kind === "pull_back") {
-      notes.push([t(d.seat === ctx.you ? "rk_n_pull_you" : "rk_n_pull", { by: name(d.by), who: name(d.seat), n: d.count })]);
+      note("note.rank.pull", d.seat, { by_person: person(d.by), by: ctx.name(d.by, { lower: true }), n: d.count });
     } else if (d.kind === "player_out") {
-      const key = d.by === null ? "rk_n_out_stock" : "rk_n_out_by";
-      const args = { who: name(d.seat), place: ordinal(d.place), by: d.by === null ? null : name(d.by) };
-      notes.push([t(d.seat === ctx.you ? `${key}_you` : key, args)]);
-    } else if (d.kind === "anti_rank_declared") {
-      notes.push([t(d.seat === ctx.you ? "rk_n_anti_you" : "rk_n_anti", { who: name(d.seat) })]);
-    } else if (d.kind === "anti_rank_over") {
-      notes.push([t(d.seat === ctx.you ? "rk_n_anti_over_you" : "rk_n_anti_over", { who: name(d.seat) })]);
-    } else if (d.kind === "match_ended") {
-      notes.push([t(d.loser === ctx.you ? "rk_n_lose_you" : "rk_n_lose", { who: name(d.loser) })]);
-    }
+      const by = d.by === null ? { by_person: "stock" } : { by_person: person(d.by), by: ctx.name(d.by, { lower: true }) };
+      note("note.rank.out", d.seat, { place: d.place, ...by });
+    } else if (d.kind === "anti_rank_declared") note("note.rank.anti", d.seat);
+    else if (d.kind === "anti_rank_over") note("note.rank.anti_over", d.seat);
+    else if (d.kind === "match_ended") note("note.rank.lose", d.loser);
   }
   if (!out.length) out.push(e.move);
   if (notes.length) out.push(h("span.note", null, " — ", ...joined(notes)));
@@ -251,7 +247,7 @@ function scoresTable(ctx) {
 
 function matchSummary(ctx) {
   return h("div.summary", null, h("p.verdict", null, verdict(ctx)), scoresTable(ctx),
-    h("p.muted", null, t("rk_moves_n", { n: ctx.view.moves })));
+    h("p.muted", null, t("count.moves", { n: ctx.view.moves })));
 }
 
 function roundSummary(ctx) {
