@@ -47,7 +47,7 @@ export function hasPartners(name, players) {
 
 /** The module file of a game: "lost-cities" -> "./lost_cities.js". */
 function moduleFile(name) {
-  if (!NAME.test(name || "")) throw new Error(`not a game name: ${JSON.stringify(name)}`);
+  if (!NAME.test(name || "")) throw new Error(`bad_game_name: ${JSON.stringify(name)}`);
   return `./${name.replaceAll("-", "_")}.js`;
 }
 
