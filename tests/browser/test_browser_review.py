@@ -204,7 +204,7 @@ def test_the_browser_formats_shared_messages_as_the_terminal_does(browser: Any, 
     cardtable.i18n.messages give the same text, plural forms included."""
     from cardtable.i18n import message
 
-    keys = ["web.review.count.mistake", "web.review.hand_of", "web.review.decisions", "terminal.deck",
+    keys = ["web.review.count.mistake", "web.review.hand_of", "web.review.decisions", "count.draw_pile",
             "web.hint.estimate"]
     numbers = [0, 1, 2, 5, 11, 12, 21, 22, 25, 101, 112]
     ctx = browser.new_context(viewport=LAPTOP)
