@@ -328,3 +328,15 @@ def test_cli_flags_keep_their_names() -> None:
     assert "players=2, force_strength=True, longer_game=True" in " ".join(res.output.split())
     res = runner.invoke(app, ["simulate", "lost-ranks", "--players", "3"])
     assert res.exit_code == 2 and "players must be 2 or 4 (LR-3), not 3" in res.output
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_description_names_every_card_and_action(name: str) -> None:
+    """Card and action names are facts of the game (#13 item 2): every id has a name,
+    the names are distinct and parse back to their ids."""
+    game = load_game(name)
+    cards, actions = game.card_names(), game.action_names()
+    assert len(cards) == game.num_card_kinds and len(set(cards)) == len(cards)
+    assert [game.parse_card(c) for c in cards] == list(range(game.num_card_kinds))
+    assert len(actions) == game.num_distinct_actions and len(set(actions)) == len(actions)
+    assert [game.parse_action_name(a) for a in actions] == list(range(game.num_distinct_actions))

@@ -231,6 +231,9 @@ class Game(ABC):
     num_players: int
     num_distinct_actions: int
     """Size of the fixed action space."""
+    num_card_kinds: int
+    """Card ids are ``0 … num_card_kinds - 1`` (a card that comes several times, like
+    a Lost Cities wager or a Ранг joker, is one id)."""
 
     def config_dict(self) -> dict[str, JSON]:
         """The options as plain data (what a record stores).  A designer's knob
@@ -266,6 +269,24 @@ class Game(ABC):
     @abstractmethod
     def parse_card(self, text: str) -> int:
         """Card id from its name; ``ValueError`` with a readable message if it is not one."""
+
+    def card_names(self) -> tuple[str, ...]:
+        """The name of every card id, in id order (what the description lists).
+
+        >>> from cardtable.registry import load_game
+        >>> load_game("lost-cities").card_names()[:3]
+        ('Yw', 'Y2', 'Y3')
+        """
+        return tuple(self.card_name(card) for card in range(self.num_card_kinds))
+
+    def action_names(self) -> tuple[str, ...]:
+        """The context-free name of every action id, in id order (the fixed action space).
+
+        >>> from cardtable.registry import load_game
+        >>> len(load_game("rank").action_names()) == load_game("rank").num_distinct_actions
+        True
+        """
+        return tuple(self.action_name(action) for action in range(self.num_distinct_actions))
 
     def parse_action_name(self, text: str) -> int:
         """Action id from its context-free name (case and spaces are forgiven)."""

@@ -129,6 +129,8 @@ def _add_catalog_routes(app: FastAPI) -> None:
                 "num_players": game.num_players,
                 "options": game.config_dict(),
                 "description": game.info.as_json(),
+                "cards": list(game.card_names()),
+                "actions": list(game.action_names()),
                 "agents": agents_by_strength(name),  # weakest first
                 "default_agent": default_agent(name),
             })

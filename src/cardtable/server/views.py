@@ -38,17 +38,7 @@ def _card_names(game_name: str, config: str) -> frozenset[str]:
     from cardtable.registry import load_game
 
     game = load_game(game_name, **json.loads(config))
-    names: set[str] = set()
-    misses = 0
-    card = 0
-    while misses < 8 and card < 1024:
-        try:
-            names.add(game.card_name(card))
-            misses = 0
-        except (IndexError, ValueError, KeyError):
-            misses += 1
-        card += 1
-    return frozenset(n for n in names if TOKEN.fullmatch(n))
+    return frozenset(n for n in game.card_names() if TOKEN.fullmatch(n))
 
 
 def card_names(game: Game) -> frozenset[str]:

@@ -436,6 +436,7 @@ class LostCities(Game):
         self.num_players = 2
         self.draw_deck_action = 20 * colors
         self.num_distinct_actions = 20 * colors + 1 + colors
+        self.num_card_kinds = self.num_kinds
         self.deck_size = 12 * colors
         self.full_deck: tuple[int, ...] = tuple(
             k for c in range(colors) for k in [10 * c] * 3 + [10 * c + v for v in range(1, 10)]

@@ -651,6 +651,7 @@ class LostRanks(Game):
             raise ValueError(why)
         self.num_players = players
         self.num_distinct_actions = NUM_CARDS if players == 4 else PHANTOM_BASE + NUM_CARDS
+        self.num_card_kinds = NUM_CARDS
         self.target: int | None = (15 if longer_game else target) if players == 4 else None
         """Points that end a 4-player match (LR-17); ``None`` for 2 players."""
         self.jack_points, self.spy_points = jack_points, spy_points

@@ -736,6 +736,7 @@ class Rank(Game):
         self.config = RankConfig(players=players, hand_size=hand_size, pull_back_draws=pull_back_draws)
         self.num_players = players
         self.num_distinct_actions = NUM_ACTIONS
+        self.num_card_kinds = NUM_KINDS
         self.packs = self.config.packs
         self.pack = pack_counts(self.packs)
         self.deck_size = sum(self.pack)
