@@ -162,11 +162,30 @@ export class ReplayPage {
     if (list) list.scrollTop = cur ? cur.offsetTop - list.clientHeight / 2 : 0;
   }
 
+  /** The page's name, in its title and heading. */
+  pageName() {
+    return t("replay");
+  }
+
+  /** What the fatal-error panel says (`this.error`) and where it leads. */
+  errorPanel() {
+    return [h("h2", null, this.pageName()), h("p", null, this.error),
+      h("div.actions", null, h("a.button", { href: "/" }, t("back_to_lobby")))];
+  }
+
+  /** Panels of the main column below the board (none in a replay). */
+  mainExtras(_ctx, _game) {
+    return [];
+  }
+
+  /** The side column: tools and the move log. */
+  side(ctx, game) {
+    return this.sidePanel(ctx, game);
+  }
+
   build(root) {
     if (this.error) {
-      root.append(topbar(), h("main.lobby", null, h("section.panel.fatal", { role: "alert" },
-        h("h2", null, t("replay")), h("p", null, this.error),
-        h("div.actions", null, h("a.button", { href: "/" }, t("back_to_lobby"))))));
+      root.append(topbar(), h("main.lobby", null, h("section.panel.fatal", { role: "alert" }, ...this.errorPanel())));
       return;
     }
     const game = this.info && gameModule(this.info.game);
@@ -178,16 +197,17 @@ export class ReplayPage {
     document.body.dataset.step = String(this.index);
     document.body.dataset.steps = String(this.last);
     document.body.dataset.seq = String(this.replay.steps[this.index].seq);
-    document.title = `${t("replay")}: ${gameTitle(this.info.game)} — cardtable`;
+    document.title = `${this.pageName()}: ${gameTitle(this.info.game)} — cardtable`;
     const ctx = this.context(this.index);
     const board = game.board(ctx);
     board.classList.add("replay-page-board");
     root.append(topbar([
-      h("h1.page-title", null, `${t("replay")}: ${gameTitle(this.info.game)}`),
+      h("h1.page-title", null, `${this.pageName()}: ${gameTitle(this.info.game)}`),
       h("div.scoreline", null, game.scoreline(ctx)),
     ]));
-    const mainCol = h("section.main-col", null, this.controls(), this.nowLine(ctx, game), board);
-    root.append(h("main.table-layout", null, mainCol, this.sidePanel(ctx, game)));
+    const mainCol = h("section.main-col", null, this.controls(), this.nowLine(ctx, game), board,
+      ...this.mainExtras(ctx, game));
+    root.append(h("main.table-layout", null, mainCol, this.side(ctx, game)));
     if (this.modal) root.append(this.modalBox(ctx, game));
   }
 

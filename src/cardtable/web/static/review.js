@@ -7,8 +7,7 @@
 // slider, keys, the move log — is the replay page's (ReviewPage extends ReplayPage).
 
 import { h, clear, api, seatToken, seatParam, keepingFocus } from "./util.js";
-import { t, tn, gameTitle, loadCatalog, percent, valueLabel } from "./i18n.js";
-import { topbar } from "./lobby.js";
+import { t, tn, loadCatalog, percent, valueLabel } from "./i18n.js";
 import { ReplayPage, stepParam } from "./replay.js";
 import { loadGame, gameModule } from "./games/index.js";
 import { winChart } from "./review_chart.js";
@@ -78,37 +77,28 @@ export class ReviewPage extends ReplayPage {
   draw() {
     const root = clear(this.root);
     root.className = "page table-page replay-page review-page";
-    if (this.error) {
-      root.append(topbar(), h("main.lobby", null, h("section.panel.fatal", { role: "alert" },
-        h("h2", null, t("web.review.title")), h("p", null, t("web.review.failed", { why: this.error })),
-        h("div.actions", null, h("a.button", { href: `/play/${encodeURIComponent(this.id)}` }, t("back_to_table")),
-          h("a.button", { href: "/" }, t("back_to_lobby"))))));
-      return;
-    }
-    const game = this.info && gameModule(this.info.game);
-    if (!this.replay || !game) {
-      root.append(topbar(), h("main.loading", null, h("p", null, t("loading"))));
-      return;
-    }
-    root.classList.add(`game-${this.info.game}`);
-    document.body.dataset.step = String(this.index);
-    document.body.dataset.steps = String(this.last);
-    document.body.dataset.seq = String(this.replay.steps[this.index].seq);
-    document.title = `${t("web.review.title")}: ${gameTitle(this.info.game)} — cardtable`;
-    const ctx = this.context(this.index);
-    const board = game.board(ctx);
-    board.classList.add("replay-page-board");
-    root.append(topbar([
-      h("h1.page-title", null, `${t("web.review.title")}: ${gameTitle(this.info.game)}`),
-      h("div.scoreline", null, game.scoreline(ctx)),
-    ]));
-    const mainCol = h("section.main-col", null, this.controls(), this.nowLine(ctx, game), board,
-      this.handsPanel(game), this.analysisPanel(game));
-    root.append(h("main.table-layout", null, mainCol, this.reviewSide(ctx, game)));
-    if (this.modal) root.append(this.modalBox(ctx, game));
+    this.build(root);
     const list = root.querySelector(".log-list");
     const cur = list && list.querySelector(".is-current");
     if (list) list.scrollTop = cur ? cur.offsetTop - list.clientHeight / 2 : 0;
+  }
+
+  pageName() {
+    return t("web.review.title");
+  }
+
+  errorPanel() {
+    return [h("h2", null, this.pageName()), h("p", null, t("web.review.failed", { why: this.error })),
+      h("div.actions", null, h("a.button", { href: `/play/${encodeURIComponent(this.id)}` }, t("back_to_table")),
+        h("a.button", { href: "/" }, t("back_to_lobby")))];
+  }
+
+  mainExtras(_ctx, game) {
+    return [this.handsPanel(game), this.analysisPanel(game)];
+  }
+
+  side(ctx, game) {
+    return this.reviewSide(ctx, game);
   }
 
   reviewSide(ctx, game) {
