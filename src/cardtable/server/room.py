@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import IntegrityError
+
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
@@ -603,6 +605,11 @@ class Room:
         new_seq = self.seq + 1
         try:
             await self.store.append_move(self.id, new_seq, seat, action, text)
+        except IntegrityError:
+            # Move new_seq is already stored: another server process (a cluster's
+            # former owner) moved meanwhile.  This copy is stale: rebuild it.
+            self.give_up("another server process stored this match's next move; reconnect to resynchronise")
+            raise ProtocolError("unavailable", str(self.broken), status=503) from None
         except Exception as err:  # noqa: BLE001 - reported as a typed error
             log.exception("match %s: storing move %s failed", self.id, new_seq)
             raise ProtocolError("storage", f"the move could not be stored ({type(err).__name__}); try again",
@@ -627,6 +634,14 @@ class Room:
             self._record_finish(self.state.result(), None)
         else:
             self.schedule_ai()
+
+    def give_up(self, why: str) -> None:
+        """Stop serving this copy of the match (it is rebuilt from the store when next
+        asked for): every connection is closed, so its client reconnects."""
+        self.broken = why
+        for k in self.keys:
+            for c in list(self.connections_of(k)):
+                c.close()
 
     def end_early(self, result: dict[str, Any]) -> None:
         """End the match now with ``result``, whose ``ending`` says how (resigned,
