@@ -192,9 +192,12 @@ class Player(threading.Thread):
     reconnecting (and resynchronising) whenever its socket closes; keeps the moves
     acknowledged to it."""
 
-    def __init__(self, seat: int, match: str, token: str, nodes: list[Node], seed: int) -> None:
+    def __init__(self, seat: int, match: str, token: str, nodes: list[Node], seed: int,
+                 gate: threading.Event) -> None:
         super().__init__(daemon=True)
         self.seat, self.match, self.token, self.nodes = seat, match, token, nodes
+        self.gate = gate
+        """Moves are sent only while it is set (the test holds play while it restarts a node)."""
         self.rng = random.Random(seed)
         self.acked: dict[int, int] = {}
         """seq → action of every move of this seat acknowledged to it."""
@@ -233,9 +236,12 @@ class Player(threading.Thread):
                 if msg.get("status") == "finished":
                     self.finished.set()
                     return
-                view = client.view
-                if pending is None and view is not None and view["current_player"] == self.seat and client.legal:
-                    pending = (client.seq, self.rng.choice(client.legal)["action"])
+                if msg.get("type") not in ("state", "update"):
+                    continue
+                # (the message's own view: the client's may already be a later message's)
+                if pending is None and msg["view"]["current_player"] == self.seat and msg["legal"]:
+                    assert self.gate.wait(CEILING * 5), "play was held too long"
+                    pending = (msg["seq"], self.rng.choice(msg["legal"])["action"])
                     client.send({"type": "move", "seq": pending[0], "action": pending[1]})
         finally:
             client.close()
@@ -253,7 +259,9 @@ def test_owner_killed_ten_times_mid_match(pg_url: str) -> None:
         tokens = [str(c.token) for c in claim]
         for c in claim:
             c.close()
-        players = [Player(i, match, tokens[i], nodes, seed=i) for i in (0, 1)]
+        gate = threading.Event()
+        gate.set()
+        players = [Player(i, match, tokens[i], nodes, seed=i, gate=gate) for i in (0, 1)]
         for p in players:
             p.start()
 
@@ -263,14 +271,17 @@ def test_owner_killed_ten_times_mid_match(pg_url: str) -> None:
         kills = 0
         while kills < 10:
             target = moves() + rng.randint(2, 8)
-            eventually(lambda: moves() >= target or any(p.finished.is_set() for p in players),
-                       "the match did not go on after a takeover")
+            eventually(lambda: moves() >= target or any(p.finished.is_set() or p.failure for p in players),
+                       f"the match did not go on after takeover {kills}")
+            assert not any(p.failure for p in players), [p.failure for p in players]
             assert not any(p.finished.is_set() for p in players), f"the match ended after only {kills} kills"
             eventually(lambda: owner_of(pg_url, match) is not None, "nobody took the match over")
             owner = next(n for n in nodes if n.name == owner_of(pg_url, match))
-            owner.kill()
+            owner.kill()  # (moves may be in flight: the players do not wait for the test)
+            gate.clear()  # play holds while the test starts a node in place of the dead one
             kills += 1
             nodes[nodes.index(owner)] = Node(pg_url)
+            gate.set()
             if kills == 5:  # an old move sent again to the new owner is refused as a duplicate
                 seq, action = max(players[0].acked.items())
                 with nodes[1].join(match, tokens[0]) as again:
