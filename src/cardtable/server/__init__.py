@@ -136,6 +136,42 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
         raise RuntimeError("the server did not start (see the message above)")
 
 
+def run_processes(processes: int, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None,
+                  **run_options: Any) -> None:
+    """Serve as ``processes`` cluster nodes on this machine (:func:`run` with
+    ``cluster``), listening on ``port``, ``port + 1``, … (each its own free port
+    with ``port`` 0), until interrupted or until one of them stops.  Put a reverse
+    proxy in front of them (docs/scaling.md)."""
+    import multiprocessing
+    import signal
+    import time
+
+    from cardtable.server.cluster import cluster_conninfo
+
+    cluster_conninfo(db_url or default_db_url())  # refuses SQLite before anything starts
+    ctx = multiprocessing.get_context("spawn")
+    nodes = [ctx.Process(target=run, args=(host, port + i if port else 0, db_url),
+                         kwargs={**run_options, "cluster": True}, name=f"cardtable-node-{i}")
+             for i in range(processes)]
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # stopping the parent stops the nodes
+    for node in nodes:
+        node.start()
+    try:
+        while all(node.is_alive() for node in nodes):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for node in nodes:
+            if node.is_alive():
+                node.terminate()
+        for node in nodes:
+            node.join(GRACEFUL_SHUTDOWN_SECONDS + 5)
+
+
 def main(argv: list[str] | None = None) -> None:
     """``python -m cardtable.server [--host H] [--port P] [--db URL] [--ai-delay S]``."""
     import argparse
@@ -176,4 +212,5 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(f"cardtable serve: {err}")
 
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "host_warning", "main", "run", "tune_gc"]
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "host_warning", "main", "run",
+           "run_processes", "tune_gc"]
