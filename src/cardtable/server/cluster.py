@@ -241,9 +241,10 @@ class Cluster:
 
     def release_soon(self, match_id: str) -> None:
         """Let go of ``match_id``'s lease once it has left memory."""
-        self._spawn(self._release(match_id))
+        self._spawn(self.release(match_id))
 
-    async def _release(self, match_id: str) -> None:
+    async def release(self, match_id: str) -> None:
+        """Let go of ``match_id``'s lease unless it is in memory again."""
         lock = self._claiming.setdefault(match_id, asyncio.Lock())
         async with lock:
             if match_id not in self.held or match_id in self.rooms.rooms:
@@ -482,12 +483,19 @@ class ClusterRooms(Rooms):
             raise
 
     async def create(self, row: MatchRow) -> Room:
+        """Store a new match.  Unless an AI moves first, the match leaves this node's
+        memory and lease at once: the first node its players reach takes it, so that
+        behind a proxy routing by match id (docs/scaling.md) they reach the owner directly."""
         await self.cluster.claim_new(row.id)
         try:
-            return await super().create(row)
+            room = await super().create(row)
         except ProtocolError:
             self.cluster.release_soon(row.id)
             raise
+        if room.idle_now():
+            del self.rooms[room.id]
+            await self.cluster.release(room.id)
+        return room
 
     def announce(self, room: Room, change: str) -> None:
         super().announce(room, change)

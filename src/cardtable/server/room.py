@@ -690,9 +690,12 @@ class Room:
 
     def is_idle(self, now: float, idle_seconds: float) -> bool:
         """Nobody connected, no AI thinking or storing, untouched for ``idle_seconds``."""
+        return self.idle_now() and now - self.last_used >= idle_seconds
+
+    def idle_now(self) -> bool:
+        """Nobody connected, no AI thinking or storing, nothing waiting for the lock."""
         busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task))
-        return (not busy and not self.lock.locked() and self.connection_count() == 0
-                and now - self.last_used >= idle_seconds)
+        return not busy and not self.lock.locked() and self.connection_count() == 0
 
     async def _run_ai(self) -> None:
         while True:
