@@ -315,3 +315,31 @@ def test_cluster_mode_refuses_sqlite(tmp_path: Path) -> None:
                           capture_output=True, text=True, cwd=ROOT, timeout=CEILING)
     assert proc.returncode != 0
     assert "need PostgreSQL" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@needs_pg
+def test_lobby_pages_on_every_process_hear_of_a_listed_match(pg_url: str) -> None:
+    a, b = Node(pg_url), Node(pg_url)
+    try:
+        heard: list[str] = []
+        ready = threading.Event()
+
+        def listen() -> None:
+            with httpx.Client(base_url=b.base, timeout=CEILING) as http:
+                with http.stream("GET", "/api/lobby/events") as events:
+                    for line in events.iter_lines():
+                        if line == ": ready":
+                            ready.set()
+                        if line.startswith("data: "):
+                            heard.append(line[6:])
+                            return
+
+        listener = threading.Thread(target=listen, daemon=True)
+        listener.start()
+        assert ready.wait(CEILING)
+        made = a.http.post("/api/matches", json={"game": "lost-cities", "listed": True}).json()
+        listener.join(CEILING)
+        assert heard and json.loads(heard[0]) == {"match": made["match"], "change": "created"}
+    finally:
+        a.kill()
+        b.kill()

@@ -93,10 +93,13 @@ class Bus:
     """One node's end of the cluster's messages: a listening connection, a
     sending connection, and the handler called with each message received."""
 
-    def __init__(self, conninfo: str, node: str, handler: Handler) -> None:
+    def __init__(self, conninfo: str, node: str, handler: Handler,
+                 on_loss: Callable[[], None] = lambda: None) -> None:
         self.conninfo = conninfo
         self.node = node
         self.handler = handler
+        self.on_loss = on_loss
+        """Called when messages may have been lost (a batch failed to go out)."""
         self._listen: psycopg.AsyncConnection[Any] | None = None
         self._send: psycopg.AsyncConnection[Any] | None = None
         self._outbox: list[tuple[str, str]] = []
@@ -152,6 +155,7 @@ class Bus:
                 await self._send.commit()
             except psycopg.Error:
                 log.exception("node %s: sending %d cluster notifications failed", self.node, len(batch))
+                self.on_loss()
                 await self._reconnect_sender()
 
     async def _reconnect_sender(self) -> None:

@@ -156,7 +156,7 @@ class Cluster:
         self.node = config.node
         self.rooms = rooms
         self.lease = Lease(conninfo, self.node, config.timings)
-        self.bus = Bus(conninfo, self.node, self._on_message)
+        self.bus = Bus(conninfo, self.node, self._on_message, self._drop_streams)
         self.app: ASGIApp | None = None
         self.held: set[str] = set()
         """The matches whose lease this node holds."""
@@ -218,6 +218,8 @@ class Cluster:
             try:
                 for _ in range(5):  # the owner may be letting go of it right now
                     if await self.lease.try_acquire(match_id):
+                        if match_id in self.held:  # a concurrent claim won too: locks stack, undo ours
+                            await self.lease.release(match_id)
                         self.held.add(match_id)
                         return None
                     node = await self.lease.owner_of(match_id)
@@ -225,6 +227,9 @@ class Cluster:
                         return node
             except psycopg.Error:
                 log.exception("node %s: the lease of match %s could not be checked", self.node, match_id)
+            finally:
+                if match_id not in self.held:
+                    self._claiming.pop(match_id, None)  # (kept only for the matches held)
         raise ProtocolError("unavailable", "the match is changing server processes; try again in a moment",
                             status=503)
 
@@ -290,6 +295,11 @@ class Cluster:
             if stream.peer not in live and stream.epoch < epoch and stream.inbox is not None:
                 stream.inbox.put_nowait({"type": "websocket.disconnect", "code": 1001})
 
+    def _drop_streams(self) -> None:
+        """Messages of relayed connections may have been lost: close them all, so that
+        their clients reconnect and resynchronise rather than miss an update."""
+        self._forget_dead(set(), self._epoch + 1)
+
     async def _fence(self) -> None:
         """This node's lease may be gone: give up every match it held, then open a new
         lease (and bus) connection."""
@@ -304,7 +314,7 @@ class Cluster:
             await self.lease.open()
             if not self.bus.healthy():
                 await self.bus.close()
-                self.bus = Bus(self.lease.conninfo, self.node, self._on_message)
+                self.bus = Bus(self.lease.conninfo, self.node, self._on_message, self._drop_streams)
                 await self.bus.open()
         except psycopg.Error:
             log.exception("node %s: cannot reach the database again yet", self.node)
