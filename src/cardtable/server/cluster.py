@@ -252,7 +252,7 @@ class Cluster:
         """Let go of ``match_id``'s lease unless it is in memory again."""
         lock = self._claiming.setdefault(match_id, asyncio.Lock())
         async with lock:
-            if match_id not in self.held or match_id in self.rooms.rooms:
+            if match_id not in self.held or match_id in self.rooms.rooms or self.rooms.is_loading(match_id):
                 return
             self.held.discard(match_id)
             try:

@@ -940,6 +940,10 @@ class Rooms:
         room.schedule_ai()
         return room
 
+    def is_loading(self, match_id: str) -> bool:
+        """Whether :meth:`get` is loading ``match_id`` from the store right now."""
+        return match_id in self._loading
+
     async def create(self, row: MatchRow) -> Room:
         """Store a new match and start it: kept in memory, announced, its AI to move."""
         room = Room(row, self.store, self.settings, self.searches)
