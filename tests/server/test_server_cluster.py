@@ -205,6 +205,8 @@ class Player(threading.Thread):
         self.reconnects = 0
         self.finished = threading.Event()
         self.failure: BaseException | None = None
+        self.where = ""
+        """The node of the current session and the last messages (for a failure's report)."""
 
     def run(self) -> None:
         try:
@@ -215,15 +217,17 @@ class Player(threading.Thread):
                     pass
                 self.reconnects += 1
         except BaseException as err:  # noqa: BLE001 - reported by the test
-            self.failure = err
+            self.failure = AssertionError(f"seat {self.seat} on {self.where}: {err!r}")
 
     def _session(self, node: Node) -> None:
         client = WsClient(node.ws_url)
+        self.where = node.name
         try:
             client.send({"type": "hello", "v": 1, "match": self.match, "token": self.token})
             pending: tuple[int, int] | None = None
             while True:
                 msg = client.next(CEILING)
+                self.where = f"{node.name}, last: {client.raw[-3:]}"[:1500]
                 if msg.get("type") == "error" and msg.get("code") == "unavailable":
                     return  # the match is changing hands: come back
                 if msg.get("type") == "ack":
@@ -300,7 +304,9 @@ def test_owner_killed_ten_times_mid_match(pg_url: str) -> None:
                 assert replies[-1] == "duplicate", replies
         for p in players:
             p.join(CEILING * 5)
-            assert p.failure is None, p.failure
+        failures = [p.failure for p in players if p.failure is not None]
+        assert not failures, (failures, [(n.name, n.cluster()) for n in nodes], owner_of(pg_url, match))
+        for p in players:
             assert p.finished.is_set()
         stored = stored_moves(pg_url, match)
         assert [m[0] for m in stored] == list(range(1, len(stored) + 1))  # each seq once, none missing
