@@ -18,6 +18,13 @@ SQLite in a temporary folder, one process) and runs the bots in
     python benchmarks/load.py --db postgresql://...        # the server on PostgreSQL
     python benchmarks/load.py --matches 100 --seconds 20 --hostile 4   # and 4 hostile clients
     python benchmarks/load.py --clock '{"per": "move", "seconds": 60}'  # half the matches with a clock
+    python benchmarks/load.py --servers 2 --db postgresql://...      # a cluster of 2 server processes
+
+``--servers N`` starts N server processes as one cluster (``--cluster``, docs/scaling.md;
+PostgreSQL only) and spreads the bots over them: each match is created on a random
+process and each of its seats connects to a random process, so about half the
+seats of 2 processes reach one that does not own their match (and get relayed).
+The report adds the share of websocket frames that crossed processes.
 
 It prints the move count, throughput, latency percentiles (p50/p90/p99/max),
 errors (error messages, refused or dropped connections, moves never answered)
@@ -81,6 +88,8 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.moves = 0
         self.matches_done = 0
+        self.frames = 0
+        """Websocket frames the bots sent and received."""
 
     def error(self, kind: str) -> None:
         self.errors[kind] = self.errors.get(kind, 0) + 1
@@ -89,10 +98,10 @@ class Stats:
 class MatchBots:
     """The bots of one match: one websocket per seat."""
 
-    def __init__(self, base: str, game: str, config: dict[str, Any], think: float, stats: Stats,
+    def __init__(self, bases: list[str], game: str, config: dict[str, Any], think: float, stats: Stats,
                  rng: random.Random, deadline: float, clock: dict[str, Any] | None = None) -> None:
-        self.base = base
-        self.ws_url = base.replace("http://", "ws://") + "/ws"
+        self.bases = bases
+        """The server processes: a match is created on one, each seat connects to one, at random."""
         self.game = game
         self.config = config
         self.think = think
@@ -104,9 +113,10 @@ class MatchBots:
         self.sent: dict[int, float] = {}
         """seq of a move -> when it was sent."""
 
-    async def run(self, http: httpx.AsyncClient) -> None:
+    async def run(self, https: dict[str, httpx.AsyncClient]) -> None:
         while time.monotonic() < self.deadline:
             try:
+                http = https[self.rng.choice(self.bases)]
                 body: dict[str, Any] = {"game": self.game, "config": self.config}
                 if self.clock:
                     body["clock"] = self.clock
@@ -135,8 +145,10 @@ class MatchBots:
         finished = [False]
 
         async def bot(seat: int, token: str) -> None:
-            async with connect(self.ws_url, max_size=2**22, open_timeout=30, ping_interval=None) as ws:
+            ws_url = self.rng.choice(self.bases).replace("http://", "ws://") + "/ws"
+            async with connect(ws_url, max_size=2**22, open_timeout=30, ping_interval=None) as ws:
                 await ws.send(json.dumps({"type": "hello", "v": 1, "match": mid, "token": token}))
+                self.stats.frames += 1
                 pending: asyncio.Task[None] | None = None
                 while not done.is_set():
                     try:
@@ -147,6 +159,7 @@ class MatchBots:
                         done.set()
                         break
                     msg = json_loads(raw)
+                    self.stats.frames += 1
                     kind = msg["type"]
                     now = time.perf_counter()
                     if kind == "error":
@@ -187,26 +200,32 @@ class MatchBots:
         choice = self.rng.choice(legal)
         self.sent[seq + 1] = time.perf_counter()
         self.stats.moves += 1
+        self.stats.frames += 1
         await ws.send(json.dumps({"type": "move", "seq": seq, "action": choice["action"]}))
 
 
-async def client_main(base: str, matches: int, seconds: float, think: float, game: str,
+async def client_main(bases: list[str], matches: int, seconds: float, think: float, game: str,
                       config: dict[str, Any], seed: int, ramp: float,
                       clock: dict[str, Any] | None = None) -> dict[str, Any]:
     stats = Stats()
     deadline = time.monotonic() + seconds + ramp
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+    https = {base: httpx.AsyncClient(base_url=base, timeout=60, limits=limits) for base in bases}
+    try:
         tasks = []
         for i in range(matches):
-            bots = MatchBots(base, game, config, think, stats, random.Random(seed * 100003 + i), deadline,
+            bots = MatchBots(bases, game, config, think, stats, random.Random(seed * 100003 + i), deadline,
                              clock if i % 2 else None)
-            tasks.append(asyncio.ensure_future(bots.run(http)))
+            tasks.append(asyncio.ensure_future(bots.run(https)))
             if ramp > 0:
                 await asyncio.sleep(ramp / matches)
         await asyncio.gather(*tasks)
+    finally:
+        for http in https.values():
+            await http.aclose()
     return {"latencies": stats.latencies, "by_clock": stats.by_clock, "ack": stats.ack_latencies, "errors": stats.errors,
-            "moves": stats.moves, "matches_done": stats.matches_done, "cpu": time.process_time()}
+            "moves": stats.moves, "matches_done": stats.matches_done, "cpu": time.process_time(),
+            "frames": stats.frames}
 
 
 def _client_proc(args: tuple[Any, ...], out: Any) -> None:
@@ -268,13 +287,13 @@ def _drain(stream: Any) -> None:
             errors[line.strip()[:120]] = errors.get(line.strip()[:120], 0) + 1
 
 
-def start_server(db: str | None) -> tuple[subprocess.Popen[str], str, str | None]:
+def start_server(db: str | None, cluster: bool = False) -> tuple[subprocess.Popen[str], str, str | None]:
     tmp = None
     if db is None:
         tmp = tempfile.mkdtemp(prefix="cardtable-load-")
         db = f"sqlite:///{tmp}/load.db"
     limits = {"http_rate_per_second": 1e6, "http_burst": 1e6, "max_matches_per_minute": 1e6,
-              "hints_per_minute": 1e6, "max_sockets_per_address": 1_000_000}
+              "hints_per_minute": 1e6, "max_sockets_per_address": 1_000_000, "cluster": cluster}
     code = ("import json, sys; from cardtable.server import run; "
             "run('127.0.0.1', 0, sys.argv[1], ai_delay=0, **json.loads(sys.argv[2]))")
     proc = subprocess.Popen(
@@ -309,29 +328,38 @@ def main() -> None:
     parser.add_argument("--url", default=None, help="use this running server instead of starting one")
     parser.add_argument("--db", default=None, help="database URL of the started server (default: SQLite temp file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--servers", type=int, default=1, metavar="N",
+                        help="server processes started as one cluster (needs --db postgresql://…)")
+    parser.add_argument("--cluster", action="store_true", help="start even one server process in cluster mode")
     parser.add_argument("--hostile", type=int, default=0, metavar="N",
                         help="hostile clients beside the bots, in one more process (default none)")
     parser.add_argument("--clock", default=None, metavar="JSON",
                         help="a match clock (as in POST /api/matches) for every other match (default none)")
     args = parser.parse_args()
 
-    proc = None
+    servers: list[subprocess.Popen[str]] = []
     if args.url:
-        base = args.url.rstrip("/")
+        bases = [args.url.rstrip("/")]
     else:
-        proc, base, _ = start_server(args.db)
+        if (args.servers > 1 or args.cluster) and not (args.db or "").startswith(("postgresql:", "postgres:")):
+            raise SystemExit("--servers N (a cluster) needs --db postgresql://…")
+        started = [start_server(args.db, cluster=args.servers > 1 or args.cluster) for _ in range(args.servers)]
+        servers = [proc for proc, _, _ in started]
+        bases = [base for _, base, _ in started]
+    base = bases[0]
+    proc = servers[0] if servers else None
     config = json.loads(args.config)
     clock = json.loads(args.clock) if args.clock else None
     procs = max(1, min(args.client_procs, args.matches))
     share = [args.matches // procs + (1 if i < args.matches % procs else 0) for i in range(procs)]
-    print(f"server {base}; {args.matches} matches of {args.game} {config}; think {args.think} s; "
+    print(f"servers {' '.join(bases)}; {args.matches} matches of {args.game} {config}; think {args.think} s; "
           f"{args.seconds:.0f} s after a {args.ramp:.0f} s ramp; {procs} client processes", flush=True)
-    cpu0 = cpu_seconds(proc.pid) if proc else float("nan")
+    cpu0 = sum(cpu_seconds(p.pid) for p in servers) if servers else float("nan")
     wall0 = time.monotonic()
     ctx = mp.get_context("spawn")
     out: Any = ctx.Queue()
     workers = [ctx.Process(target=_client_proc,
-                           args=((base, share[i], args.seconds, args.think, args.game, config, args.seed + i,
+                           args=((bases, share[i], args.seconds, args.think, args.game, config, args.seed + i,
                                   args.ramp, clock), out))
                for i in range(procs)]
     if args.hostile > 0:
@@ -349,17 +377,21 @@ def main() -> None:
         tally = hostile_out.get(timeout=120)
         hostile_worker.join(30)
     wall = time.monotonic() - wall0
-    cpu = (cpu_seconds(proc.pid) - cpu0) if proc else float("nan")
-    try:
-        health = httpx.get(base + "/api/health", timeout=10).json()
-    except Exception:  # noqa: BLE001
-        health = {}
-    if proc is not None:
-        proc.send_signal(signal.SIGINT)
+    cpu = (sum(cpu_seconds(p.pid) for p in servers) - cpu0) if servers else float("nan")
+    healths = []
+    for b in bases:
         try:
-            proc.wait(10)
+            healths.append(httpx.get(b + "/api/health", timeout=10).json())
+        except Exception:  # noqa: BLE001
+            healths.append({})
+    health = healths[0]
+    for p in servers:
+        p.send_signal(signal.SIGINT)
+    for p in servers:
+        try:
+            p.wait(10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            p.kill()
 
     lat = [x for r in results for x in r["latencies"]]
     ack = [x for r in results for x in r["ack"]]
@@ -387,8 +419,15 @@ def main() -> None:
               f"p50 {health['move_ms_p50']}  p90 {health['move_ms_p90']}  p99 {health['move_ms_p99']}  "
               f"max {health['move_ms_max']}")
     print(f"errors: {sum(errors.values())} {errors if errors else ''}")
+    clusters = [h["cluster"] for h in healths if "cluster" in h]
+    if clusters:
+        frames = sum(r["frames"] for r in results)
+        crossed = sum(c["frames_relayed_in"] + c["frames_relayed_out"] for c in clusters)
+        print(f"cluster of {len(clusters)} processes: {crossed} of {frames} websocket frames crossed processes "
+              f"({100 * crossed / max(1, frames):.0f} %); relayed sockets now "
+              f"{[c['relayed_sockets'] for c in clusters]}, fencings {sum(c['fenced'] for c in clusters)}")
     if proc is not None:
-        print(f"server CPU: {cpu:.1f} s over {wall:.0f} s wall ({100 * cpu / wall:.0f} % of one core), "
+        print(f"server CPU ({len(servers)} processes): {cpu:.1f} s over {wall:.0f} s wall ({100 * cpu / wall:.0f} % of one core), "
               f"{1000 * cpu / max(1, moves):.2f} ms per move")
     if tally is not None:
         print(f"--- {args.hostile} hostile clients beside the bots ---\n{tally.summary()}")

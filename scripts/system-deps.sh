@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # System packages the full test suite uses: Debian's Chromium (browser tests) and
-# PostgreSQL (server storage tests). Installed with apt-get when missing and we are root;
+# PostgreSQL (server storage tests), nginx (the cluster's proxy test). Installed with apt-get when missing and we are root;
 # otherwise says what to install (those tests then skip, saying why).
 set -u
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || need+=(nginx-light)  # the cluster's proxy test
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing system packages: ${need[*]}"

@@ -170,6 +170,8 @@ def serve(
     room_idle_seconds: float = typer.Option(300.0, "--room-idle-seconds", min=0, metavar="SECONDS", help="Seconds before an unattended match leaves memory (it reloads from the database)."),
     proxy_headers: bool = typer.Option(False, "--proxy-headers", help="Behind a reverse proxy: trust X-Forwarded-For for client addresses (the per-address limits)."),
     forwarded_allow_ips: str = typer.Option("127.0.0.1", "--forwarded-allow-ips", metavar="IPS", help="The proxies whose X-Forwarded-* headers are trusted (comma-separated; '*': any)."),
+    cluster: bool = typer.Option(False, "--cluster", help="One of several server processes sharing the PostgreSQL --db (docs/scaling.md)."),
+    processes: int = typer.Option(1, "--processes", min=1, metavar="N", help="Start N cluster processes on ports PORT, PORT+1, … (PostgreSQL only; docs/scaling.md)."),
 ) -> None:
     """Start the game server for the web UI.
 
@@ -190,9 +192,19 @@ def serve(
     }
     if ai_workers is not None:
         limits["ai_workers"] = ai_workers
+    from cardtable.server.cluster import ClusterUnsupported
+
     try:
-        run(host, port, db, ai_delay=ai_delay, proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips,
-            **limits)
+        if processes > 1:
+            from cardtable.server import run_processes
+
+            run_processes(processes, host, port, db, ai_delay=ai_delay, proxy_headers=proxy_headers,
+                          forwarded_allow_ips=forwarded_allow_ips, **limits)
+        else:
+            run(host, port, db, ai_delay=ai_delay, proxy_headers=proxy_headers,
+                forwarded_allow_ips=forwarded_allow_ips, cluster=cluster, **limits)
+    except ClusterUnsupported as err:
+        raise fail(str(err)) from None
     except OSError as err:
         raise fail(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
     except RuntimeError as err:  # the database is in use by another server, or startup failed

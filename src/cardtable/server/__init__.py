@@ -72,7 +72,8 @@ def host_warning(host: str, allowed_hosts: tuple[str, ...]) -> str | None:
 
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None, *,
         ai_delay: float = 0.4, log_level: str = "warning", ws_compression: bool = False,
-        proxy_headers: bool = False, forwarded_allow_ips: str = "127.0.0.1", **setting_fields: Any) -> None:
+        proxy_headers: bool = False, forwarded_allow_ips: str = "127.0.0.1", cluster: bool = False,
+        cluster_check_seconds: float = 1.0, **setting_fields: Any) -> None:
     """Serve until interrupted; prints the address (``port`` 0 picks a free one).
 
     ``ws_compression`` turns on permessage-deflate: worth it over slow networks,
@@ -84,13 +85,20 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
     limits); the address listened on is added to ``allowed_hosts``.  Raises
     :class:`~cardtable.server.store.DatabaseInUse` when another server holds
     the SQLite database, :class:`~cardtable.server.migrations.SchemaTooNew` when a newer
-    cardtable migrated it."""
+    cardtable migrated it.  With ``cluster`` this process is one node of a cluster
+    sharing a PostgreSQL database (:mod:`cardtable.server.cluster`; it raises
+    :class:`~cardtable.server.cluster.ClusterUnsupported` for SQLite)."""
     import uvicorn
 
     from cardtable.server.app import create_app
+    from cardtable.server.cluster import ClusterConfig, cluster_conninfo
     from cardtable.server.store import check_database_free, check_schema_known, normalise_url
 
     url = db_url or default_db_url()
+    node = None
+    if cluster:
+        cluster_conninfo(url)
+        node = ClusterConfig(check_seconds=cluster_check_seconds)
     check_database_free(url)
     check_schema_known(url)
     hosts = tuple(setting_fields.pop("allowed_hosts", ()))
@@ -99,7 +107,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
         print(warning, file=sys.stderr, flush=True)
     if host not in WILDCARD_HOSTS:
         hosts += (host,)
-    app = create_app(url, ai_delay=ai_delay, allowed_hosts=hosts, **setting_fields)
+    app = create_app(url, ai_delay=ai_delay, allowed_hosts=hosts, cluster=node, **setting_fields)
     try:  # the browser UI, when it is installed alongside
         importlib.import_module("cardtable.web").mount(app)
     except ImportError:
@@ -114,7 +122,8 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
     if "@" in safe_db:  # hide a password in a PostgreSQL URL
         scheme, rest = safe_db.split("://", 1)
         safe_db = f"{scheme}://…@{rest.rsplit('@', 1)[1]}"
-    print(f"cardtable server on http://{shown}:{actual}/  (database: {safe_db})", flush=True)
+    member = f", cluster node {node.node}" if node is not None else ""
+    print(f"cardtable server on http://{shown}:{actual}/  (database: {safe_db}{member})", flush=True)
     config = uvicorn.Config(app, log_level=log_level, ws_max_size=65536, ws_ping_interval=20.0,
                             ws_ping_timeout=20.0, lifespan="on", ws_per_message_deflate=ws_compression,
                             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
@@ -127,6 +136,42 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
         sock.close()
     if not server.started:
         raise RuntimeError("the server did not start (see the message above)")
+
+
+def run_processes(processes: int, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None,
+                  **run_options: Any) -> None:
+    """Serve as ``processes`` cluster nodes on this machine (:func:`run` with
+    ``cluster``), listening on ``port``, ``port + 1``, … (each its own free port
+    with ``port`` 0), until interrupted or until one of them stops.  Put a reverse
+    proxy in front of them (docs/scaling.md)."""
+    import multiprocessing
+    import signal
+    import time
+
+    from cardtable.server.cluster import cluster_conninfo
+
+    cluster_conninfo(db_url or default_db_url())  # refuses SQLite before anything starts
+    ctx = multiprocessing.get_context("spawn")
+    nodes = [ctx.Process(target=run, args=(host, port + i if port else 0, db_url),
+                         kwargs={**run_options, "cluster": True}, name=f"cardtable-node-{i}")
+             for i in range(processes)]
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)  # stopping the parent stops the nodes
+    for node in nodes:
+        node.start()
+    try:
+        while all(node.is_alive() for node in nodes):
+            time.sleep(0.5)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        for node in nodes:
+            if node.is_alive():
+                node.terminate()
+        for node in nodes:
+            node.join(GRACEFUL_SHUTDOWN_SECONDS + 5)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -146,16 +191,28 @@ def main(argv: list[str] | None = None) -> None:
                         help="behind a reverse proxy: client addresses from X-Forwarded-For")
     parser.add_argument("--forwarded-allow-ips", default="127.0.0.1",
                         help="the proxies whose forwarded headers are trusted (comma-separated; '*': any)")
+    parser.add_argument("--cluster", action="store_true",
+                        help="one of several server processes sharing the PostgreSQL --db (docs/scaling.md)")
+    parser.add_argument("--cluster-check-seconds", type=float, default=1.0,
+                        help="how often a cluster node checks which nodes are alive")
+    parser.add_argument("--room-idle-seconds", type=float, default=None,
+                        help="seconds before an unattended match leaves memory")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    from cardtable.server.cluster import ClusterUnsupported
     from cardtable.server.store import DatabaseInUse
 
+    extra: dict[str, Any] = {}
+    if args.room_idle_seconds is not None:
+        extra["room_idle_seconds"] = args.room_idle_seconds
     try:
         run(args.host, args.port, args.db, ai_delay=args.ai_delay, log_level=args.log_level,
             ws_compression=args.ws_compression, proxy_headers=args.proxy_headers,
             forwarded_allow_ips=args.forwarded_allow_ips, allowed_origins=tuple(args.allowed_origin),
-            allowed_hosts=tuple(args.allowed_host))
-    except (DatabaseInUse, RuntimeError) as err:
+            allowed_hosts=tuple(args.allowed_host), cluster=args.cluster,
+            cluster_check_seconds=args.cluster_check_seconds, **extra)
+    except (DatabaseInUse, ClusterUnsupported, RuntimeError) as err:
         sys.exit(f"cardtable serve: {err}")
 
 
-__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "host_warning", "main", "run", "tune_gc"]
+__all__ = ["DEFAULT_HOST", "DEFAULT_PORT", "data_home", "default_db_url", "host_warning", "main", "run",
+           "run_processes", "tune_gc"]

@@ -31,6 +31,14 @@ from cardtable.server.tutorials import install_tutorial_routes
 from cardtable.server.accounts import Accounts, User
 from cardtable.server import chat
 from cardtable.server.clocks import ClockOptions
+from cardtable.server.cluster import (
+    ClusterConfig,
+    ClusterMiddleware,
+    ClusterRooms,
+    OwnedElsewhere,
+    cluster_conninfo,
+    open_cluster_rooms,
+)
 from cardtable.server.errors import ProtocolError, install_error_handlers
 from cardtable.server.room import (
     PROTOCOL_REVISION,
@@ -60,10 +68,15 @@ def create_app(
     sqlite_synchronous: str = "NORMAL",
     rate_per_second: float = 50.0,
     settings: Settings | None = None,
+    cluster: ClusterConfig | None = None,
     **setting_fields: Any,
 ) -> FastAPI:
     """The server app storing its matches at ``db_url`` (SQLite file URL or path,
-    or ``postgresql://…``); ``setting_fields`` set other :class:`Settings` fields."""
+    or ``postgresql://…``); ``setting_fields`` set other :class:`Settings` fields.
+    With ``cluster`` the app is one node of a cluster of processes sharing a
+    PostgreSQL ``db_url`` (:mod:`cardtable.server.cluster`)."""
+    if cluster is not None:
+        cluster_conninfo(db_url)  # refuses SQLite before anything starts
     cfg = settings or Settings(ai_delay=ai_delay, takeover_grace=takeover_grace, rate_per_second=rate_per_second,
                                rate_burst=max(200.0, 4 * rate_per_second), **setting_fields)
     limits = Limits(cfg)
@@ -74,7 +87,12 @@ def create_app(
         app.state.store = store
         app.state.accounts = Accounts(store, cfg.clock, signin_per_minute=cfg.signin_per_minute,
                                       session_days=cfg.session_days, max_addresses=cfg.max_tracked_addresses)
-        rooms = app.state.rooms = Rooms(store, cfg, limits)
+        rooms: Rooms
+        if cluster is not None:
+            rooms = await open_cluster_rooms(app, store, cfg, limits, cluster, db_url)
+        else:
+            rooms = Rooms(store, cfg, limits)
+        app.state.rooms = rooms
         app.state.analyses = Analyses(rooms.searches)
         rooms.start()
         await rooms.start_clocks()
@@ -87,6 +105,8 @@ def create_app(
     app = FastAPI(title="cardtable", version=str(PROTOCOL_VERSION), lifespan=lifespan,
                   docs_url="/api/docs", openapi_url="/api/openapi.json", redoc_url=None)
     app.state.settings = cfg
+    if cluster is not None:
+        app.add_middleware(ClusterMiddleware)  # (inside the limits: they apply where a request arrives)
     app.add_middleware(LimitsMiddleware, limits=limits)
     install_error_handlers(app)
     _add_catalog_routes(app)
@@ -349,6 +369,9 @@ def _add_live_play(app: FastAPI, cfg: Settings) -> None:
         bucket = rooms.limits.message_bucket()
         try:
             await _session(ws, conn, rooms, cfg, bucket)
+        except OwnedElsewhere as moved:  # a cluster node: the match's owner serves this socket
+            assert isinstance(rooms, ClusterRooms) and moved.hello is not None
+            await rooms.cluster.relay_socket(ws, conn, moved.node, moved.hello)
         except WebSocketDisconnect:
             pass
         except Exception:  # noqa: BLE001 - never let one client take the server down
@@ -626,6 +649,12 @@ async def _session(ws: WebSocket, conn: Connection, rooms: Rooms, cfg: Settings,
             candidate = await rooms.get(match_id)
             await candidate.attach(conn, token, name, await session_user(ws))
             room = candidate
+        except OwnedElsewhere as moved:
+            moved.hello = raw if isinstance(raw, str) else None
+            if moved.hello is None:
+                conn.send(_plain_error("bad_message", "send JSON text frames, not binary", req_id))
+                continue
+            raise
         except ProtocolError as err:
             conn.send(_plain_error(err.code, err.message, req_id))
             if err.code in ("unsupported_version", "no_such_match", "auth_failed", "spectators_disallowed",

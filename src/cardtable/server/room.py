@@ -30,6 +30,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sqlalchemy.exc import IntegrityError
+
 from cardtable.agents import agent_names
 from cardtable.protocol import JSON, Event, EventDetail, Game, IllegalAction, State, details_json
 from cardtable.registry import load_game
@@ -631,6 +633,11 @@ class Room:
         new_seq = self.seq + 1
         try:
             await self.store.append_move(self.id, new_seq, seat, action, text)
+        except IntegrityError:
+            # Move new_seq is already stored: another server process (a cluster's
+            # former owner) moved meanwhile.  This copy is stale: rebuild it.
+            self.give_up("another server process stored this match's next move; reconnect to resynchronise")
+            raise ProtocolError("unavailable", str(self.broken), status=503) from None
         except Exception as err:  # noqa: BLE001 - reported as a typed error
             log.exception("match %s: storing move %s failed", self.id, new_seq)
             raise ProtocolError("storage", f"the move could not be stored ({type(err).__name__}); try again",
@@ -660,6 +667,14 @@ class Room:
             self.schedule_ai()
         if clock_changed:
             await self._save_clock()
+
+    def give_up(self, why: str) -> None:
+        """Stop serving this copy of the match (it is rebuilt from the store when next
+        asked for): every connection is closed, so its client reconnects."""
+        self.broken = why
+        for k in self.keys:
+            for c in list(self.connections_of(k)):
+                c.close()
 
     def end_early(self, result: dict[str, Any]) -> None:
         """End the match now with ``result``, whose ``ending`` says how (resigned,
@@ -801,9 +816,12 @@ class Room:
 
     def is_idle(self, now: float, idle_seconds: float) -> bool:
         """Nobody connected, no AI thinking or storing, untouched for ``idle_seconds``."""
+        return self.idle_now() and now - self.last_used >= idle_seconds
+
+    def idle_now(self) -> bool:
+        """Nobody connected, no AI thinking, storing or clock saving, nothing waiting for the lock."""
         busy = any(t is not None and not t.done() for t in (self._ai_task, self._finish_task, self._clock_task))
-        return (not busy and not self.lock.locked() and self.connection_count() == 0
-                and now - self.last_used >= idle_seconds)
+        return not busy and not self.lock.locked() and self.connection_count() == 0
 
     async def _run_ai(self) -> None:
         while True:
@@ -1058,6 +1076,10 @@ class Rooms:
             room.resume_clock()
         room.schedule_ai()
         return room
+
+    def is_loading(self, match_id: str) -> bool:
+        """Whether :meth:`get` is loading ``match_id`` from the store right now."""
+        return match_id in self._loading
 
     async def create(self, row: MatchRow) -> Room:
         """Store a new match and start it: kept in memory, announced, its AI to move."""

@@ -30,7 +30,8 @@ export class Connection {
   open() {
     if (this.stopped) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    // ?match= lets a proxy route by match id (docs/scaling.md); the server reads the hello
+    const ws = new WebSocket(`${proto}//${location.host}/ws?match=${encodeURIComponent(this.matchId)}`);
     this.ws = ws;
     this.onStatus("connecting");
     ws.onopen = () => {
