@@ -54,22 +54,30 @@ class PlayOuts:
 
     @property
     def winners(self) -> npt.NDArray[np.int64]:
-        """Per match the winning seat, -1 for a draw."""
+        """Per match the seat with the highest score alone, -1 when several share it.
+
+        >>> import numpy as np
+        >>> z = np.zeros((3, 0, 3), np.int64)
+        >>> PlayOuts(np.array([[5, 3, 1], [2, 2, 0], [0, -1, 4]]), z, z[:, 0, 0], z, ()).winners.tolist()
+        [0, -1, 2]
+        """
         import numpy as np
 
-        diff = self.scores[:, 0] - self.scores[:, 1]
-        return np.where(diff > 0, 0, np.where(diff < 0, 1, -1))
+        best = self.scores.max(axis=1, keepdims=True)
+        alone = (self.scores == best).sum(axis=1) == 1
+        return np.where(alone, self.scores.argmax(axis=1), -1)
 
 
 def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
-              styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
+              styles: Sequence[str] | None = None) -> PlayOuts:
     """``n`` whole matches of ``game`` (its options as configured) dealt from ``seed``,
     each seat playing ``policy`` (one name of :data:`POLICIES`, or one per seat);
-    ``styles``: the heuristic seats' named styles.
+    ``styles``: the heuristic seats' named styles (the game's default style for every
+    seat when ``None``).
 
     Raises :class:`ImportError` without numba and :class:`ValueError` for a game that
     has no kernel yet or a policy it does not know."""
-    policies = (policy, policy) if isinstance(policy, str) else tuple(policy)
+    policies = (policy,) * game.num_players if isinstance(policy, str) else tuple(policy)
     for p in policies:
         if p not in POLICIES:
             raise ValueError(f"unknown kernel policy {p!r}; choose from: {', '.join(POLICIES)}")
@@ -78,5 +86,6 @@ def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
     kernel = kernel_for(game.name)
     if kernel is None:
         raise ValueError(f"no compiled kernel for {game.name} yet (kernels: {', '.join(games_with('kernel'))})")
-    played: PlayOuts = kernel.play_many(game, policies, n, seed, styles=styles)
+    played: PlayOuts = (kernel.play_many(game, policies, n, seed) if styles is None
+                        else kernel.play_many(game, policies, n, seed, styles=styles))
     return played

@@ -413,6 +413,16 @@ def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     return int(_heuristic(s, style_vector(style)))
 
 
+def row_returns(scores: list[int]) -> list[float]:
+    """The returns of a match's totals: +1 for the higher, -1 for the lower, 0 each on a tie.
+
+    >>> row_returns([40, 12]), row_returns([7, 7])
+    ([1.0, -1.0], [0.0, 0.0])
+    """
+    diff = scores[0] - scores[1]
+    return [float((diff > 0) - (diff < 0)), float((diff < 0) - (diff > 0))]
+
+
 def row_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:
     """The measures of :func:`cardtable.lab.measures.measures_of` the kernel can tell (for
     :func:`cardtable.lab.engines.kernel_row`)."""

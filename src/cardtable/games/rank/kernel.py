@@ -1,0 +1,337 @@
+"""The Ранг kernel: whole games (RG-1 … RG-8) compiled with numba.
+
+A game lives in one int64 vector (:data:`SIZE` slots, offsets below).  A hand is the
+engine's pair: ``PRES + seat`` the kinds held as a bitmask (bit ``k`` = card kind
+``k``, 52 the joker) and ``COUNT + 53 * seat + k`` the copies of kind ``k``; the seat
+to move's legal actions are one bitmask too (``MASK``: bit ``a`` = action ``a``, the
+engine's ids: 0..52 play a kind, 53 draw, 54 pass), kept up to date by every move as
+the engine keeps its own.  RG-4's tiers are the engine's own function
+(:func:`cardtable.games.rank.rules._rg4`) compiled, over the engine's tier tables.
+
+Games are dealt by the engine's rule (RG-2, RG-3: five cards to each seat from the
+dealer's left, the next card turned up, the rest the stock, top first) from an
+explicit deck and dealer or, in :func:`play_many`, from numba's random generator
+seeded with the batch's seed — the kernel does not reproduce Python's ``random``
+stream, so to replay an engine game pass its deck in (:func:`new_match`).
+
+Entries: :func:`play_many` (the lab's batches), :func:`new_match`,
+:func:`legal_actions` and :func:`apply_action` (step by step, for the verification
+against the engine).  The heuristic is not compiled yet: a kernel seat plays
+uniformly random legal moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.games.rank import rules
+from cardtable.games.rank.rules import DRAW, HAND_SIZE, JOKER, NUM_KINDS, PASS, Rank, pack_counts
+from cardtable.kernels import PlayOuts
+from cardtable.kernels.jit import compile_shared, njit
+
+Vector = npt.NDArray[np.int64]
+
+MAX_PLAYERS: Final = 10
+PLAYERS, CUR, MASK, TOP, ANTI, POS, STOCK_N, ALIVE, OUT_N, ACTIONS, PILE_N = range(11)
+"""Scalar slots: players, seat to move (-1 over), its legal actions (bitmask), the top
+card, Anti-Rank on (RG-8), next stock index, stock length, seats still in (bitmask),
+seats out, actions applied, cards on the pile."""
+PRES, SIZES, ORDER = 16, 26, 36
+"""Per seat ``slot + seat``: kinds held (bitmask), hand size; ``ORDER + i``: the
+``i``-th seat out (RG-6), then the loser (RG-7)."""
+COUNT, STOCK = 46, 46 + NUM_KINDS * MAX_PLAYERS
+"""``COUNT + 53 * seat + k``: copies of kind ``k``; ``STOCK + i``: the stock, top first."""
+SIZE: Final = STOCK + 2 * sum(pack_counts(1))
+
+EVENTS: Final = ("card_played", "card_drawn", "passed", "pull_back", "out_stock_empty", "out_not_pulled_back",
+                 "anti_rank_declared", "anti_rank_over", "match_ended")
+"""The events counted per seat: the engine's typed event kinds, with ``player_out``
+split by why (an empty stock, or a next player who could not play: RG-6)."""
+PLAYED_EV, DRAWN_EV, PASSED_EV, PULL_EV, OUT_EMPTY_EV, OUT_FAILED_EV, ANTI_EV, ANTI_OVER_EV, END_EV = range(9)
+
+_shared = compile_shared(rules, ("_rg4",), ("_ADJ", "_SAME"))
+_rg4 = _shared["_rg4"]
+ANY: Final = np.asarray(rules._ANY, dtype=np.int64)
+"""Kinds that answer a top card at some RG-4 tier (the engine's table)."""
+DRAW_BIT: Final = 1 << DRAW
+PASS_BIT: Final = 1 << PASS
+
+
+# --- seats ---------------------------------------------------------------------------------
+
+
+@njit
+def _next(s: Vector, seat: int) -> int:
+    """The next seat clockwise still in the game (RG-3)."""
+    n, alive = s[PLAYERS], s[ALIVE]
+    q = (seat + 1) % n
+    while not alive >> q & 1:
+        q = (q + 1) % n
+    return q
+
+
+@njit
+def _take(s: Vector, seat: int, k: int) -> None:
+    """``seat`` gets a card of kind ``k``."""
+    s[COUNT + NUM_KINDS * seat + k] += 1
+    s[PRES + seat] |= 1 << k
+    s[SIZES + seat] += 1
+
+
+@njit
+def _stuck(s: Vector, seat: int, top: int, events: Vector) -> int:
+    """The legal moves of a seat that can play nothing (RG-5, RG-8)."""
+    if s[POS] < s[STOCK_N]:
+        return DRAW_BIT
+    answer, alive = ANY[top], s[ALIVE]
+    for other in range(s[PLAYERS]):
+        if other != seat and alive >> other & 1 and s[PRES + other] & answer:
+            return PASS_BIT
+    s[ANTI] = 1
+    events[seat, ANTI_EV] += 1
+    pres: int = s[PRES + seat]
+    return pres
+
+
+@njit
+def _enter(s: Vector, seat: int, events: Vector) -> None:
+    """The turn passes to ``seat`` (RG-3); settle Anti-Rank (RG-8) and its legal moves."""
+    s[CUR] = seat
+    top, pres = s[TOP], s[PRES + seat]
+    if s[ANTI]:
+        if pres & ANY[top]:
+            s[ANTI] = 0
+            events[seat, ANTI_OVER_EV] += 1
+            s[MASK] = _rg4(pres, top)
+        else:
+            s[MASK] = pres  # RG-8: any one card, then the turn passes
+        return
+    m = _rg4(pres, top)
+    s[MASK] = m if m else _stuck(s, seat, top, events)
+
+
+@njit
+def _out(s: Vector, seat: int) -> None:
+    s[ALIVE] &= ~(1 << seat)
+    s[ORDER + s[OUT_N]] = seat
+    s[OUT_N] += 1
+
+
+@njit
+def _hand_emptied(s: Vector, p: int, events: Vector) -> None:
+    """``p`` played their last card (RG-6), then the turn passes (RG-7 ends the game)."""
+    q = _next(s, p)
+    if s[POS] >= s[STOCK_N]:
+        _out(s, p)
+        events[p, OUT_EMPTY_EV] += 1
+    elif s[PRES + q] & ANY[s[TOP]]:
+        got = 0
+        while got < 2 and s[POS] < s[STOCK_N]:
+            _take(s, p, s[STOCK + s[POS]])
+            s[POS] += 1
+            got += 1
+        events[p, PULL_EV] += 1
+    else:
+        _out(s, p)
+        events[p, OUT_FAILED_EV] += 1
+    alive = s[ALIVE]
+    if alive & (alive - 1):
+        _enter(s, q, events)
+        return
+    loser = _bit_index(alive)
+    s[ORDER + s[OUT_N]] = loser
+    s[CUR], s[MASK], s[ANTI] = -1, 0, 0
+    events[loser, END_EV] += 1
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+@njit
+def new_match(players: int, deck: Vector, dealer: int) -> Vector:
+    """A game vector dealt from ``deck`` (RG-2) by ``dealer``; the seat on the dealer's
+    left is to move (RG-3)."""
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[PLAYERS] = players
+    s[ALIVE] = (1 << players) - 1
+    for i in range(players):
+        seat = (dealer + 1 + i) % players
+        for j in range(HAND_SIZE):
+            _take(s, seat, deck[HAND_SIZE * i + j])
+    s[TOP] = deck[HAND_SIZE * players]
+    s[PILE_N] = 1
+    rest = deck.shape[0] - HAND_SIZE * players - 1
+    for i in range(rest):
+        s[STOCK + i] = deck[HAND_SIZE * players + 1 + i]
+    s[STOCK_N] = rest
+    none = np.zeros((players, len(EVENTS)), dtype=np.int64)
+    _enter(s, (dealer + 1) % players, none)
+    return s
+
+
+@njit
+def _shuffled_deck(players: int) -> Vector:
+    """A shuffled deck of RG-1's packs for ``players``."""
+    packs = 1 if players <= 4 else 2
+    deck = np.empty(54 * packs, dtype=np.int64)
+    for i in range(52 * packs):
+        deck[i] = i % 52
+    for i in range(52 * packs, 54 * packs):
+        deck[i] = JOKER
+    np.random.shuffle(deck)
+    return deck
+
+
+# --- moves ---------------------------------------------------------------------------------
+
+
+@njit
+def _play(s: Vector, cur: int, k: int, events: Vector) -> None:
+    """``cur`` plays kind ``k`` (RG-4; any card in Anti-Rank, RG-8)."""
+    slot = COUNT + NUM_KINDS * cur + k
+    s[slot] -= 1
+    if not s[slot]:
+        s[PRES + cur] &= ~(1 << k)
+    s[SIZES + cur] -= 1
+    s[TOP] = k
+    s[PILE_N] += 1
+    events[cur, PLAYED_EV] += 1
+    if not s[SIZES + cur]:
+        _hand_emptied(s, cur, events)
+    elif s[ANTI]:
+        _enter(s, _next(s, cur), events)
+    else:
+        m = _rg4(s[PRES + cur], k)
+        s[MASK] = m if m else _stuck(s, cur, k, events)
+
+
+@njit
+def _draw(s: Vector, cur: int, events: Vector) -> None:
+    """Draw the top card of the stock (RG-5): it must be played if it can be, else the
+    turn passes on."""
+    c = s[STOCK + s[POS]]
+    s[POS] += 1
+    _take(s, cur, c)
+    events[cur, DRAWN_EV] += 1
+    top = s[TOP]
+    if s[PRES + cur] & ANY[top]:
+        s[MASK] = 1 << c if top != JOKER else s[PRES + cur]
+    else:
+        _enter(s, _next(s, cur), events)
+
+
+@njit
+def _apply(s: Vector, a: int, events: Vector) -> None:
+    """Apply the legal action ``a`` (unchecked)."""
+    cur = s[CUR]
+    s[ACTIONS] += 1
+    if a < NUM_KINDS:
+        _play(s, cur, a, events)
+    elif a == DRAW:
+        _draw(s, cur, events)
+    else:
+        events[cur, PASSED_EV] += 1
+        _enter(s, _next(s, cur), events)
+
+
+@njit
+def _bit_count(x: int) -> int:
+    """Set bits of ``x`` (0 <= x < 2**63)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    n: int = x & 0x7F
+    return n
+
+
+@njit
+def _bit_index(low: int) -> int:
+    """The index of the one set bit of ``low``."""
+    a = 0
+    for step in (32, 16, 8, 4, 2, 1):
+        if low >> step:
+            a += step
+            low >>= step
+    return a
+
+
+@njit
+def _random_action(mask: int) -> int:
+    """A uniformly random set bit of ``mask`` (a legal action)."""
+    m = mask
+    for _ in range(np.random.randint(_bit_count(mask))):
+        m &= m - 1
+    return _bit_index(m & -m)
+
+
+# --- play-outs -----------------------------------------------------------------------------
+
+
+@njit
+def _play_out(s: Vector, events: Vector) -> None:
+    """Random legal moves from ``s`` to the end of the game."""
+    while s[CUR] >= 0:
+        _apply(s, _random_action(s[MASK]), events)
+
+
+@njit
+def _play_many(players: int, n: int, seed: int, scores: Vector, actions: Vector, events: Vector) -> None:
+    np.random.seed(seed)
+    for i in range(n):
+        dealer = np.random.randint(players)
+        s = new_match(players, _shuffled_deck(players), dealer)
+        _play_out(s, events[i])
+        scores[i, s[ORDER + players - 1]] = -1
+        actions[i] = s[ACTIONS]
+
+
+def play_many(game: Rank, policies: Sequence[str], n: int, seed: int, *,
+              styles: Sequence[str] | None = None) -> PlayOuts:
+    """``n`` games of ``game`` from fresh deals of ``seed`` (see
+    :func:`cardtable.kernels.play_many`); every seat plays random legal moves."""
+    players = game.num_players
+    if len(policies) != players:
+        raise ValueError(f"this Ранг has {players} seats: give one policy per seat, not {len(policies)}")
+    if any(p != "random" for p in policies):
+        raise ValueError("the Ранг kernel plays random moves only (its heuristic is not compiled yet)")
+    scores, actions = np.zeros((n, players), np.int64), np.zeros(n, np.int64)
+    events = np.zeros((n, players, len(EVENTS)), np.int64)
+    _play_many(players, n, seed, scores, actions, events)
+    return PlayOuts(scores, scores.reshape(n, 1, players).copy(), actions, events, EVENTS)
+
+
+def legal_actions(s: Vector) -> list[int]:
+    """The legal actions of a game vector, in the engine's order."""
+    mask = int(s[MASK])
+    return [a for a in range(PASS + 1) if mask >> a & 1]
+
+
+def apply_action(s: Vector, action: int, events: Vector) -> None:
+    """Apply a legal ``action`` to the vector ``s`` in place (``events`` is added to)."""
+    _apply(s, action, events)
+
+
+def row_returns(scores: list[int]) -> list[float]:
+    """The returns of a game's scores (RG-7: −1 for the loser, 0 for everyone else)."""
+    return [float(x) for x in scores]
+
+
+def row_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:
+    """The measures of :mod:`cardtable.games.rank.measures` from the kernel's counts."""
+    return {"pull_backs_won": float(counts["pull_back"]), "pull_backs_failed": float(counts["out_not_pulled_back"]),
+            "anti_rank_declarations": float(counts["anti_rank_declared"])}
+
+
+def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
+    """The engine's typed-event counts from the kernel's (kinds that did not happen are
+    left out, as :func:`cardtable.lab.measures.count_event_kinds` does)."""
+    kinds = {kind: counts[kind] for kind in EVENTS if not kind.startswith("out_")}
+    kinds["player_out"] = counts["out_stock_empty"] + counts["out_not_pulled_back"]
+    return {kind: n for kind, n in kinds.items() if n}
