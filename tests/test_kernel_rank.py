@@ -5,6 +5,8 @@ engine offer the same legal moves at every step, and the same random moves lead 
 the same game: the same hands, top card, stock and seats in the game along the way,
 the same order of going out and loser (RG-6, RG-7), and the same typed events (draws,
 passes, pull-backs won and failed, Anti-Rank declared and over: RG-5, RG-6, RG-8).
+The compiled heuristic chooses what the Python heuristic chooses at every decision of
+many games (given the same tie-breaking numbers).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (
 
 import numpy as np  # noqa: E402
 
+from cardtable.agents.base import Observation  # noqa: E402
 from cardtable.games.rank import Rank, RankState, pack_counts  # noqa: E402
+from cardtable.games.rank.heuristic import RankHeuristic  # noqa: E402
 from cardtable.games.rank import kernel  # noqa: E402
 from cardtable.games.rank.measures import event_measures  # noqa: E402
 from cardtable.kernels import PlayOuts, play_many  # noqa: E402
@@ -82,6 +86,34 @@ def test_rank_kernel_moves_and_results_are_the_engines(players: int) -> None:
     assert min(seen[k] for k in ("pull_back", "player_out", "anti_rank_declared", "anti_rank_over", "passed")) > 100
 
 
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_rank_compiled_heuristic_is_the_python_heuristic(players: int) -> None:
+    """At every decision of 300 games per player count (heuristic moves with random
+    ones mixed in, so that Anti-Rank and pull-backs come up): the compiled decisions
+    equal :class:`RankHeuristic`'s, tie-breaking numbers included."""
+    game = Rank(players=players)
+    compared = anti = 0
+    for seed in range(300):
+        deck = [k for k, copies in enumerate(pack_counts(game.packs)) for _ in range(copies)]
+        random.Random(seed).shuffle(deck)
+        state = game.new_state(seed=seed, decks=[deck])
+        s = kernel.new_match(players, np.array(deck, dtype=np.int64), game.dealer_of(seed))
+        events = np.zeros((players, len(kernel.EVENTS)), dtype=np.int64)
+        agent, rng = RankHeuristic(game, seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            noise = random.Random()
+            noise.setstate(agent.rng.getstate())
+            expected = agent.act(Observation.of(state))
+            if len(state.legal_actions()) > 1:
+                assert kernel.heuristic_action(s, [noise.random() for _ in range(14)]) == expected, (seed, len(state.history))
+                compared += 1
+                anti += state.anti_rank
+            action = expected if rng.random() > 0.2 else rng.choice(state.legal_actions())
+            state.apply_action(action)
+            kernel.apply_action(s, action, events)
+    assert compared > 3000 and anti > 300
+
+
 def test_rank_play_many_is_consistent_and_reproducible() -> None:
     game = Rank(players=4)
     out = play_many(game, "random", 300, seed=3)
@@ -95,6 +127,8 @@ def test_rank_play_many_is_consistent_and_reproducible() -> None:
     again = play_many(game, "random", 300, seed=3)
     assert np.array_equal(again.scores, out.scores) and np.array_equal(again.events, out.events)
     assert not np.array_equal(play_many(game, "random", 300, seed=4).actions, out.actions)
+    mixed = play_many(game, ("heuristic", "random", "random", "random"), 400, seed=5)
+    assert (mixed.scores[:, 0] == -1).mean() < (mixed.scores[:, 1:] == -1).mean()  # it loses less than random
 
 
 def test_rank_kernel_refuses_what_it_cannot_play() -> None:

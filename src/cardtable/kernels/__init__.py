@@ -58,7 +58,7 @@ class PlayOuts:
 
         >>> import numpy as np
         >>> z = np.zeros((3, 0, 3), np.int64)
-        >>> PlayOuts(np.array([[5, 3, 1], [2, 2, 0], [0, -1, 4]]), z, z[:, 0, 0], z, ()).winners.tolist()
+        >>> PlayOuts(np.array([[5, 3, 1], [2, 2, 0], [0, -1, 4]]), z, np.zeros(3, np.int64), z, ()).winners.tolist()
         [0, -1, 2]
         """
         import numpy as np

@@ -27,11 +27,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.games.lost_cities import decisions
+from cardtable.games.lost_cities import decisions, rules
 from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
 from cardtable.kernels import PlayOuts
-from cardtable.kernels.jit import compile_shared, njit
+from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
 
@@ -67,6 +67,9 @@ colour_facts = _shared["colour_facts"]
 seat_numbers = _shared["seat_numbers"]
 play_choice = _shared["play_choice"]
 draw_choice = _shared["draw_choice"]
+njit = njit_keyed(rules, decisions)
+"""The kernel's functions embed the engine's tables and the compiled decisions: their
+cache entries follow those modules' sources too."""
 
 
 def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:

@@ -14,10 +14,14 @@ explicit deck and dealer or, in :func:`play_many`, from numba's random generator
 seeded with the batch's seed — the kernel does not reproduce Python's ``random``
 stream, so to replay an engine game pass its deck in (:func:`new_match`).
 
+The heuristic seats run the decision code of :mod:`cardtable.games.rank.decisions`
+compiled (:func:`~cardtable.kernels.jit.compile_shared`): the same functions the Python
+bot runs, fed from the vector (the ranks a seat's play has shown it lacks are kept up
+to date move by move, as the bot reads them from the public log).
+
 Entries: :func:`play_many` (the lab's batches), :func:`new_match`,
-:func:`legal_actions` and :func:`apply_action` (step by step, for the verification
-against the engine).  The heuristic is not compiled yet: a kernel seat plays
-uniformly random legal moves.
+:func:`legal_actions`, :func:`apply_action` and :func:`heuristic_action` (step by
+step, for the verification against the engine).
 """
 
 from __future__ import annotations
@@ -28,10 +32,11 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.games.rank import rules
-from cardtable.games.rank.rules import DRAW, HAND_SIZE, JOKER, NUM_KINDS, PASS, Rank, pack_counts
+from cardtable.games.rank import decisions, rules
+from cardtable.cards import JOKER
+from cardtable.games.rank.rules import DRAW, HAND_SIZE, NUM_KINDS, PASS, Rank, pack_counts
 from cardtable.kernels import PlayOuts
-from cardtable.kernels.jit import compile_shared, njit
+from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
 
@@ -40,10 +45,12 @@ PLAYERS, CUR, MASK, TOP, ANTI, POS, STOCK_N, ALIVE, OUT_N, ACTIONS, PILE_N = ran
 """Scalar slots: players, seat to move (-1 over), its legal actions (bitmask), the top
 card, Anti-Rank on (RG-8), next stock index, stock length, seats still in (bitmask),
 seats out, actions applied, cards on the pile."""
-PRES, SIZES, ORDER = 16, 26, 36
-"""Per seat ``slot + seat``: kinds held (bitmask), hand size; ``ORDER + i``: the
-``i``-th seat out (RG-6), then the loser (RG-7)."""
-COUNT, STOCK = 46, 46 + NUM_KINDS * MAX_PLAYERS
+PRES, SIZES, ORDER, EXCLUDED, SEEN = 16, 26, 36, 46, 56
+"""Per seat ``slot + seat``: kinds held (bitmask), hand size, the ranks its play has
+shown it lacks (the heuristic's rank bitmask, 0 for nothing known: set when it is
+stuck, cleared by a pull-back); ``ORDER + i``: the ``i``-th seat out (RG-6), then the
+loser (RG-7); ``SEEN + r``: cards of heuristic rank ``r`` on the pile."""
+COUNT, STOCK = 70, 70 + NUM_KINDS * MAX_PLAYERS
 """``COUNT + 53 * seat + k``: copies of kind ``k``; ``STOCK + i``: the stock, top first."""
 SIZE: Final = STOCK + 2 * sum(pack_counts(1))
 
@@ -55,6 +62,13 @@ PLAYED_EV, DRAWN_EV, PASSED_EV, PULL_EV, OUT_EMPTY_EV, OUT_FAILED_EV, ANTI_EV, A
 
 _shared = compile_shared(rules, ("_rg4",), ("_ADJ", "_SAME"))
 _rg4 = _shared["_rg4"]
+_decisions = compile_shared(decisions, ("coverage", "p_stuck", "stuck_table", "_moves", "search_value", "_better",
+                                        "turn_choice", "anti_choice"), decisions.TABLES)
+stuck_table, turn_choice, anti_choice = _decisions["stuck_table"], _decisions["turn_choice"], _decisions["anti_choice"]
+ANSWERS: Final = _decisions["ANSWERS"]
+njit = njit_keyed(rules, decisions)
+"""The kernel's functions embed the engine's tables and the compiled decisions: their
+cache entries follow those modules' sources too."""
 ANY: Final = np.asarray(rules._ANY, dtype=np.int64)
 """Kinds that answer a top card at some RG-4 tier (the engine's table)."""
 DRAW_BIT: Final = 1 << DRAW
@@ -65,13 +79,25 @@ PASS_BIT: Final = 1 << PASS
 
 
 @njit
+def _rank(k: int) -> int:
+    """The heuristic's rank index of card kind ``k`` (:mod:`cardtable.games.rank.decisions`)."""
+    return decisions.JK if k == JOKER else k % 13
+
+
+@njit
+def _shown_stuck(s: Vector, seat: int) -> None:
+    """``seat`` could play nothing on the top card: it lacks every rank that answers it."""
+    s[EXCLUDED + seat] = ANSWERS[_rank(s[TOP])]
+
+
+@njit
 def _next(s: Vector, seat: int) -> int:
     """The next seat clockwise still in the game (RG-3)."""
     n, alive = s[PLAYERS], s[ALIVE]
     q = (seat + 1) % n
     while not alive >> q & 1:
         q = (q + 1) % n
-    return q
+    return int(q)
 
 
 @njit
@@ -93,6 +119,8 @@ def _stuck(s: Vector, seat: int, top: int, events: Vector) -> int:
             return PASS_BIT
     s[ANTI] = 1
     events[seat, ANTI_EV] += 1
+    for other in range(s[PLAYERS]):
+        _shown_stuck(s, other)
     pres: int = s[PRES + seat]
     return pres
 
@@ -134,6 +162,7 @@ def _hand_emptied(s: Vector, p: int, events: Vector) -> None:
             _take(s, p, s[STOCK + s[POS]])
             s[POS] += 1
             got += 1
+        s[EXCLUDED + p] = 0
         events[p, PULL_EV] += 1
     else:
         _out(s, p)
@@ -164,6 +193,7 @@ def new_match(players: int, deck: Vector, dealer: int) -> Vector:
             _take(s, seat, deck[HAND_SIZE * i + j])
     s[TOP] = deck[HAND_SIZE * players]
     s[PILE_N] = 1
+    s[SEEN + _rank(s[TOP])] = 1
     rest = deck.shape[0] - HAND_SIZE * players - 1
     for i in range(rest):
         s[STOCK + i] = deck[HAND_SIZE * players + 1 + i]
@@ -197,8 +227,11 @@ def _play(s: Vector, cur: int, k: int, events: Vector) -> None:
     if not s[slot]:
         s[PRES + cur] &= ~(1 << k)
     s[SIZES + cur] -= 1
+    if s[ANTI]:
+        _shown_stuck(s, cur)
     s[TOP] = k
     s[PILE_N] += 1
+    s[SEEN + _rank(k)] += 1
     events[cur, PLAYED_EV] += 1
     if not s[SIZES + cur]:
         _hand_emptied(s, cur, events)
@@ -221,6 +254,7 @@ def _draw(s: Vector, cur: int, events: Vector) -> None:
     if s[PRES + cur] & ANY[top]:
         s[MASK] = 1 << c if top != JOKER else s[PRES + cur]
     else:
+        _shown_stuck(s, cur)
         _enter(s, _next(s, cur), events)
 
 
@@ -235,6 +269,7 @@ def _apply(s: Vector, a: int, events: Vector) -> None:
         _draw(s, cur, events)
     else:
         events[cur, PASSED_EV] += 1
+        _shown_stuck(s, cur)
         _enter(s, _next(s, cur), events)
 
 
@@ -271,23 +306,66 @@ def _random_action(mask: int) -> int:
     return _bit_index(m & -m)
 
 
+# --- the heuristic -------------------------------------------------------------------------
+
+
+@njit
+def _heuristic(s: Vector, noise: npt.NDArray[np.float64]) -> int:
+    """The heuristic's action for the seat to move (the decisions of
+    :mod:`cardtable.games.rank.decisions`, compiled), breaking ties with ``noise[i]``
+    for the ``i``-th playable rank."""
+    mask = s[MASK]
+    if _bit_count(mask) <= 1:
+        return _bit_index(mask)
+    me, packs = s[CUR], 1 if s[PLAYERS] <= 4 else 2
+    counts = np.zeros(14, dtype=np.int64)
+    first = np.full(14, -1, dtype=np.int64)
+    for k in range(NUM_KINDS):
+        counts[_rank(k)] += s[COUNT + NUM_KINDS * me + k]
+        if mask >> k & 1 and first[_rank(k)] < 0:
+            first[_rank(k)] = k
+    nxt = _next(s, me)
+    size, excluded = s[SIZES + nxt], s[EXCLUDED + nxt]
+    unseen = np.zeros(14, dtype=np.int64)
+    pool = np.zeros(14, dtype=np.int64)
+    for r in range(14):
+        unseen[r] = max(0, (2 if r == decisions.JK else 4) * packs - s[SEEN + r] - counts[r])
+        pool[r] = 0 if excluded >> r & 1 else unseen[r]
+    if pool.sum() < size:
+        pool = unseen
+    stuck = stuck_table(pool, pool.sum(), size)
+    ranks = np.array([r for r in range(14) if first[r] >= 0], dtype=np.int64)
+    if s[ANTI]:
+        i = anti_choice(counts, ranks, noise, stuck)
+    else:
+        i = turn_choice(counts, ranks, noise, stuck, s[STOCK_N] - s[POS])
+    action: int = first[ranks[i]]
+    return action
+
+
 # --- play-outs -----------------------------------------------------------------------------
 
 
 @njit
-def _play_out(s: Vector, events: Vector) -> None:
-    """Random legal moves from ``s`` to the end of the game."""
+def _play_out(s: Vector, policies: Vector, events: Vector) -> None:
+    """Play ``s`` to the end of the game: seat ``i`` plays ``policies[i]`` (0 random
+    legal moves, 1 the heuristic)."""
     while s[CUR] >= 0:
-        _apply(s, _random_action(s[MASK]), events)
+        if policies[s[CUR]]:
+            a = _heuristic(s, np.random.random(14))
+        else:
+            a = _random_action(s[MASK])
+        _apply(s, a, events)
 
 
 @njit
-def _play_many(players: int, n: int, seed: int, scores: Vector, actions: Vector, events: Vector) -> None:
+def _play_many(players: int, n: int, seed: int, policies: Vector, scores: Vector, actions: Vector,
+               events: Vector) -> None:
     np.random.seed(seed)
     for i in range(n):
         dealer = np.random.randint(players)
         s = new_match(players, _shuffled_deck(players), dealer)
-        _play_out(s, events[i])
+        _play_out(s, policies, events[i])
         scores[i, s[ORDER + players - 1]] = -1
         actions[i] = s[ACTIONS]
 
@@ -295,15 +373,17 @@ def _play_many(players: int, n: int, seed: int, scores: Vector, actions: Vector,
 def play_many(game: Rank, policies: Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] | None = None) -> PlayOuts:
     """``n`` games of ``game`` from fresh deals of ``seed`` (see
-    :func:`cardtable.kernels.play_many`); every seat plays random legal moves."""
+    :func:`cardtable.kernels.play_many`); the heuristic has no styles (``styles``, if
+    given, must be the lab's default ``steady``)."""
     players = game.num_players
     if len(policies) != players:
         raise ValueError(f"this Ранг has {players} seats: give one policy per seat, not {len(policies)}")
-    if any(p != "random" for p in policies):
-        raise ValueError("the Ранг kernel plays random moves only (its heuristic is not compiled yet)")
+    if styles is not None and any(name != "steady" for name in styles):
+        raise ValueError(f"the Ранг heuristic has no styles, not {', '.join(sorted(set(styles) - {'steady'}))}")
+    flags = np.array([p == "heuristic" for p in policies], dtype=np.int64)
     scores, actions = np.zeros((n, players), np.int64), np.zeros(n, np.int64)
     events = np.zeros((n, players, len(EVENTS)), np.int64)
-    _play_many(players, n, seed, scores, actions, events)
+    _play_many(players, n, seed, flags, scores, actions, events)
     return PlayOuts(scores, scores.reshape(n, 1, players).copy(), actions, events, EVENTS)
 
 
@@ -316,6 +396,13 @@ def legal_actions(s: Vector) -> list[int]:
 def apply_action(s: Vector, action: int, events: Vector) -> None:
     """Apply a legal ``action`` to the vector ``s`` in place (``events`` is added to)."""
     _apply(s, action, events)
+
+
+def heuristic_action(s: Vector, noise: Sequence[float]) -> int:
+    """The compiled heuristic's action for the seat to move of ``s``; ``noise``: the
+    tie-breaking numbers, one per playable rank (as :class:`~cardtable.games.rank.heuristic.RankHeuristic`
+    draws them; at least 14 numbers, the rest unused)."""
+    return int(_heuristic(s, np.asarray(noise, dtype=np.float64)))
 
 
 def row_returns(scores: list[int]) -> list[float]:
