@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -27,6 +28,10 @@ from cardtable.games.rank import kernel  # noqa: E402
 from cardtable.games.rank.measures import event_measures  # noqa: E402
 from cardtable.kernels import PlayOuts, play_many  # noqa: E402
 from cardtable.lab.measures import count_event_kinds  # noqa: E402
+from cardtable.lab.results import open_results  # noqa: E402
+from cardtable.lab.runner import run_study  # noqa: E402
+from cardtable.lab.stats import wilson_interval  # noqa: E402
+from cardtable.lab.study import study_from_dict  # noqa: E402
 
 
 def _same_game(state: RankState, s: np.ndarray) -> bool:
@@ -134,3 +139,26 @@ def test_rank_play_many_is_consistent_and_reproducible() -> None:
 def test_rank_kernel_refuses_what_it_cannot_play() -> None:
     with pytest.raises(ValueError, match="this Ранг has 3 seats: give one policy per seat, not 2"):
         play_many(Rank(players=3), ("random", "random"), 1, 0)
+
+
+def test_a_rank_kernel_study_agrees_with_the_python_engine(tmp_path: Path) -> None:
+    """The same small study on both lab engines (``engine = "kernel"``): the heuristic
+    seat's loss rates have overlapping 95 % intervals, the rows have the same columns,
+    events and measures (RG-6 pull-backs, RG-8 Anti-Rank), and the rows really differ."""
+    spec = {"game": "rank", "seed": 11, "matches": 300, "options": {"players": 4},
+            "lineups": [{"agents": ["heuristic", "random", "random", "random"]}]}
+    rows = {}
+    for engine in ("python", "kernel"):
+        study = study_from_dict({**spec, "engine": engine})
+        with open_results(tmp_path / f"{engine}.sqlite", study) as store:
+            run_study(study, store)
+            rows[engine] = store.rows()
+    python, kernel_rows = rows["python"], rows["kernel"]
+    assert [r["seating"] for r in kernel_rows] == [r["seating"] for r in python]
+    assert {k for r in kernel_rows for k in r["events"]} == {k for r in python for k in r["events"]}
+    assert {k for r in kernel_rows for k in r["measures"]} == {k for r in python for k in r["measures"]}
+    assert sum(r["measures"]["pull_backs_won"] for r in kernel_rows) > 100
+    assert [r["scores"] for r in kernel_rows] != [r["scores"] for r in python]
+    losses = {engine: sum(r["returns"][r["seating"].index(0)] < 0 for r in rs) for engine, rs in rows.items()}
+    (plo, phi), (klo, khi) = wilson_interval(losses["python"], 300), wilson_interval(losses["kernel"], 300)
+    assert plo <= khi and klo <= phi, losses
