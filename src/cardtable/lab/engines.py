@@ -60,8 +60,12 @@ def check_kernel(game: Game, agents: Sequence[str]) -> None:
 
     if not kernels.available():
         raise ValueError("engine 'kernel' needs numba and numpy: pip install 'cardtable[fast]'")
-    for spec in agents:
-        kernel_seat(spec)
+    kernel = kernel_for(game.name)
+    assert kernel is not None
+    try:
+        kernel.check(game, [kernel_seat(spec)[0] for spec in agents])
+    except ValueError as error:
+        raise ValueError(f"engine 'kernel': {error}; use engine 'python'") from None
 
 
 def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
@@ -77,7 +81,7 @@ def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
     out = kernels.play_many(game, [p for p, _ in seats], 1, task.seed, styles=[s for _, s in seats])
     scores = [int(x) for x in out.scores[0]]
     counts = {name: int(out.events[0, :, e].sum()) for e, name in enumerate(out.event_names)}
-    rounds = int(game.config_dict().get("rounds", 1))
+    rounds = kernel.match_rounds(counts) if hasattr(kernel, "match_rounds") else int(game.config_dict().get("rounds", 1))
     return {
         "cell": task.cell, "cell_key": task.cell_key, "variant": task.variant, "agents": list(task.agents),
         "seating_rule": task.seating_rule, "match_index": task.match_index, "seed": task.seed,

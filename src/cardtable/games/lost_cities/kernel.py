@@ -346,6 +346,11 @@ def _results(n: int, rounds: int) -> tuple[Vector, Vector, Vector, Vector]:
             np.zeros((n, 2, len(EVENTS)), np.int64))
 
 
+def check(game: LostCities, policies: Sequence[str]) -> None:
+    """A :class:`ValueError` unless the kernel can play ``game`` with seats of ``policies``
+    (it plays every Lost Cities variant and both policies)."""
+
+
 def play_many(game: LostCities, policies: Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
     """``n`` matches of ``game`` from fresh deals of ``seed`` (see :func:`cardtable.kernels.play_many`)."""

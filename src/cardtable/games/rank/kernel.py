@@ -370,11 +370,18 @@ def _play_many(players: int, n: int, seed: int, policies: Vector, scores: Vector
         actions[i] = s[ACTIONS]
 
 
+def check(game: Rank, policies: Sequence[str]) -> None:
+    """A :class:`ValueError` unless the kernel can play ``game`` with seats of ``policies``."""
+    if game.num_players > MAX_PLAYERS:
+        raise ValueError(f"the Ранг kernel plays up to {MAX_PLAYERS} players, not {game.num_players}")
+
+
 def play_many(game: Rank, policies: Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] | None = None) -> PlayOuts:
     """``n`` games of ``game`` from fresh deals of ``seed`` (see
     :func:`cardtable.kernels.play_many`); the heuristic has no styles (``styles``, if
     given, must be the lab's default ``steady``)."""
+    check(game, policies)
     players = game.num_players
     if len(policies) != players:
         raise ValueError(f"this Ранг has {players} seats: give one policy per seat, not {len(policies)}")
