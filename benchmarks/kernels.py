@@ -7,7 +7,7 @@ Run::
     python benchmarks/kernels.py --clock cpu     # CPU time: for a machine shared with other jobs
 
 Prints, per variant of every game with a kernel (Lost Cities with 5 and 6 colours,
-Ранг with 2, 4 and 8 players, Lost Ranks with 4 players: random play-outs only), random and heuristic play-outs in actions/s (an action
+Ранг with 2, 4 and 8 players, Lost Ranks with 4 and 2 players: random play-outs only), random and heuristic play-outs in actions/s (an action
 is one player decision, as in ``benchmarks/playouts.py``) with their ratios to the
 Python engine doing the same (random moves through the protocol; the game's heuristic
 agent on the state) and to OpenSpiel, then the cost of exporting a Lost Cities engine
@@ -38,6 +38,7 @@ VARIANTS: list[tuple[str, str, dict[str, int]]] = [
     ("Lost Cities (5 colours)", "lost-cities", {}), ("Lost Cities (6 colours)", "lost-cities", {"colors": 6}),
     ("Ранг (2 players)", "rank", {"players": 2}), ("Ранг (4 players)", "rank", {"players": 4}),
     ("Ранг (8 players)", "rank", {"players": 8}), ("Lost Ranks (4 players)", "lost-ranks", {}),
+    ("Lost Ranks (2 players)", "lost-ranks", {"players": 2}),
 ]
 TARGETS = {"lost-cities": {"random": 20e6, "heuristic": 2e6}, "rank": {"random": 10e6, "heuristic": 2e6},
            "lost-ranks": {"random": 10e6, "heuristic": 2e6}}

@@ -1,8 +1,10 @@
 """The Lost Ranks kernel against the engine (``pip install 'cardtable[fast]'``).
 
-On 1000 four-player matches per variant (plain, Force Strength, the longer game) the
+On 1000 matches per variant (4 players: plain, Force Strength, the longer game; 2
+players, Command of Two: plain and the longer game) the
 kernel and the engine offer the same legal moves at every step (LR-6 the first lead,
-LR-7 following with Jack protection, LR-8/LR-9 the Spy), and the same random moves
+LR-7 following with Jack protection, LR-8/LR-9 the Spy, LR-13/LR-14 the sources and
+draw-two), and the same random moves
 lead to the same match: hands along the way, tricks won and discarded (LR-10, LR-11),
 round scores (LR-15, LR-16), totals, tiebreaks and the outcome (LR-17, LR-19a), and
 the same typed events.
@@ -48,16 +50,21 @@ def _replay(game: LostRanks, seed: int) -> tuple[Counter[str], int]:
     decks = _decks(seed, kernel.max_rounds_of(game))
     state = game.new_state(seed=seed, decks=decks)
     dealer, red = LostRanks.draw_setup(seed)
+    n = game.num_players
     s = kernel.match_for(game, np.array(decks, dtype=np.int64), dealer, red)
-    round_scores = np.zeros((kernel.max_rounds_of(game), 4), dtype=np.int64)
-    events = np.zeros((4, len(kernel.EVENTS)), dtype=np.int64)
+    round_scores = np.zeros((kernel.max_rounds_of(game), n), dtype=np.int64)
+    events = np.zeros((n, len(kernel.EVENTS)), dtype=np.int64)
     rng, played = random.Random(seed), []
     while not state.is_terminal():
         legal = state.legal_actions()
         assert kernel.legal_actions(s) == legal, (seed, len(state.history))
         assert int(s[kernel.CUR]) == state.current_player()
         if len(state.history) % 5 == 0:
-            assert [int(x) for x in s[kernel.HAND: kernel.HAND + 4]] == list(state.hand_masks)
+            assert [int(x) for x in s[kernel.HAND: kernel.HAND + n]] == list(state.hand_masks)
+            for seat in range(n if n == 2 else 0):
+                size = int(s[kernel.PHANTOM_N + seat])
+                base = kernel.PHANTOM + 9 * seat
+                assert [int(x) for x in s[base: base + size]] == list(state.phantom_cards(seat))
         action = rng.choice(legal)
         played.append(state.apply_action(action))
         kernel.apply_action(s, action, np.array(decks, dtype=np.int64), round_scores, events)
@@ -68,9 +75,9 @@ def _replay(game: LostRanks, seed: int) -> tuple[Counter[str], int]:
     assert round_scores[:rounds].tolist() == [[r[a] for a in armies] for r in result["round_scores"]]
     assert not round_scores[rounds:].any()
     scores = [int(s[kernel.TOTALS + (0 if a == "red" else 1)]) for a in armies]
-    assert scores == result["scores"] and kernel.row_returns(scores) == result["returns"]
     assert int(s[kernel.ACTIONS]) == len(state.history)
     counts = {name: int(events[:, e].sum()) for e, name in enumerate(kernel.EVENTS)}
+    assert scores == result["scores"] and kernel.row_returns(scores, counts) == result["returns"]
     counted = count_event_kinds(played)
     assert kernel.row_events(rounds, counts) == dict(counted), seed
     assert kernel.match_rounds(counts) == rounds
@@ -79,10 +86,11 @@ def _replay(game: LostRanks, seed: int) -> tuple[Counter[str], int]:
     return counted, result["tiebreak_rounds"]
 
 
-@pytest.mark.parametrize("options", [{}, {"force_strength": True}, {"longer_game": True}])
-def test_lost_ranks_kernel_moves_and_results_are_the_engines(options: dict[str, bool]) -> None:
-    """Every variant sees tricks nobody wins (LR-11) and tiebreak rounds (LR-17)."""
-    game = LostRanks(players=4, **options)
+@pytest.mark.parametrize("options", [{}, {"force_strength": True}, {"longer_game": True},
+                                     {"players": 2}, {"players": 2, "longer_game": True}])
+def test_lost_ranks_kernel_moves_and_results_are_the_engines(options: dict[str, int]) -> None:
+    """Every variant sees tricks nobody wins (LR-11) and tiebreak rounds (LR-17, LR-18)."""
+    game = LostRanks(**{"players": 4, **options})
     seen: Counter[str] = Counter()
     tiebreaks = 0
     for seed in range(1000):
@@ -107,8 +115,8 @@ def test_lost_ranks_play_many_is_consistent_and_reproducible() -> None:
 
 
 def test_lost_ranks_kernel_refuses_what_it_cannot_play() -> None:
-    with pytest.raises(ValueError, match="the Lost Ranks kernel plays 4 players only"):
-        play_many(LostRanks(players=2), "random", 1, 0)
+    with pytest.raises(ValueError, match="this Lost Ranks has 2 seats: give one policy per seat, not 4"):
+        play_many(LostRanks(players=2), ["random"] * 4, 1, 0)
     with pytest.raises(ValueError, match="plays random moves only"):
         play_many(LostRanks(players=4), "heuristic", 1, 0)
 

@@ -76,7 +76,7 @@ def _replay(players: int, seed: int) -> Counter[str]:
     assert kernel.row_events(1, counts) == dict(counted), (players, seed)
     details = [d for event in played for d in event.details]
     assert kernel.row_measures(result["scores"], 1, counts) == event_measures(details)
-    assert kernel.row_returns(result["scores"]) == state.returns()
+    assert kernel.row_returns(result["scores"], counts) == state.returns()
     return counted
 
 

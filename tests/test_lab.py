@@ -336,8 +336,8 @@ def test_the_report_tests_the_lost_ranks_armies_not_only_the_seats(tmp_path: Pat
 
 @pytest.mark.parametrize(("change", "says"), [
     ({"engine": "fast"}, "field 'engine' must be one of python, kernel, not 'fast'"),
-    ({"engine": "kernel", "options": {"players": 2}},
-     "engine 'kernel': the Lost Ranks kernel plays 4 players only (Command of Two is not compiled yet)"),
+    ({"engine": "kernel"},
+     "engine 'kernel': the Lost Ranks kernel plays random moves only (its heuristic is not compiled yet)"),
     ({"engine": "kernel", "game": "lost-cities", "variants": {},
       "lineups": [{"agents": ["hard", "random"]}]}, "plays only random, heuristic, heuristic:style=STYLE seats, not 'hard'"),
 ])

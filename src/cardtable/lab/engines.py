@@ -85,7 +85,7 @@ def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
     return {
         "cell": task.cell, "cell_key": task.cell_key, "variant": task.variant, "agents": list(task.agents),
         "seating_rule": task.seating_rule, "match_index": task.match_index, "seed": task.seed,
-        "seating": seating, "returns": kernel.row_returns(scores), "scores": scores, "actions": int(out.actions[0]),
+        "seating": seating, "returns": kernel.row_returns(scores, counts), "scores": scores, "actions": int(out.actions[0]),
         "rounds": rounds, "measures": kernel.row_measures(scores, rounds, counts),
         "events": kernel.row_events(rounds, counts), "decisions": 0,
         "think_seconds": [0.0] * len(scores), "decision_seconds": [[] for _ in scores],

@@ -421,10 +421,10 @@ def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     return int(_heuristic(s, style_vector(style)))
 
 
-def row_returns(scores: list[int]) -> list[float]:
+def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
     """The returns of a match's totals: +1 for the higher, -1 for the lower, 0 each on a tie.
 
-    >>> row_returns([40, 12]), row_returns([7, 7])
+    >>> row_returns([40, 12], {}), row_returns([7, 7], {})
     ([1.0, -1.0], [0.0, 0.0])
     """
     diff = scores[0] - scores[1]

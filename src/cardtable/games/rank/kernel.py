@@ -412,7 +412,7 @@ def heuristic_action(s: Vector, noise: Sequence[float]) -> int:
     return int(_heuristic(s, np.asarray(noise, dtype=np.float64)))
 
 
-def row_returns(scores: list[int]) -> list[float]:
+def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
     """The returns of a game's scores (RG-7: −1 for the loser, 0 for everyone else)."""
     return [float(x) for x in scores]
 
