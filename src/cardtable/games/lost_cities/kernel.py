@@ -373,6 +373,25 @@ def play_outs(start: Vector, policies: Sequence[str], n: int, seed: int, *,
     return PlayOuts(scores, round_scores, actions, events, EVENTS)
 
 
+@njit
+def _heuristic_round(start: Vector, styles: npt.NDArray[np.float64]) -> tuple[int, int, int]:
+    s = start.copy()
+    none = np.empty((0, 12 * s[COLORS]), dtype=np.int64)
+    round_scores = np.zeros((s[ROUNDS], 2), dtype=np.int64)
+    events = np.zeros((2, len(EVENTS)), dtype=np.int64)
+    both = np.ones(2, dtype=np.int64)
+    _play(s, none, both, styles, True, round_scores, events)
+    return s[TOTALS], s[TOTALS + 1], s[ACTIONS] - start[ACTIONS]
+
+
+def heuristic_round(start: Vector, styles: npt.NDArray[np.float64]) -> tuple[int, int, int]:
+    """One play-out of the round of ``start`` with both seats on the heuristic (style
+    rows ``styles``, :func:`style_vector`): the match totals at its end and the
+    actions played — the search's play-out (:mod:`cardtable.games.lost_cities.knowledge`)."""
+    a, b, moves = _heuristic_round(start, styles)
+    return int(a), int(b), int(moves)
+
+
 def export(state: LostCitiesState) -> Vector:
     """The match vector of an engine state (for a searcher: a determinised world), read
     through its public accessors.  Round scores of finished rounds are not carried."""
