@@ -36,6 +36,13 @@ def njit(function: F) -> F:
     return cast(F, numba.njit(cache=True)(function))
 
 
+def njit_inline(function: F) -> F:
+    """:func:`njit` compiled into each caller (``inline="always"``): for the small
+    functions of a kernel's inner loop, where a call's reference counting of its array
+    arguments costs more than the work."""
+    return cast(F, numba.njit(cache=True, inline="always")(function))
+
+
 def source_key(*modules: types.ModuleType) -> str:
     """A short hash of the source files of ``modules``."""
     digest = hashlib.sha256()
@@ -44,15 +51,16 @@ def source_key(*modules: types.ModuleType) -> str:
     return digest.hexdigest()[:16]
 
 
-def njit_keyed(*modules: types.ModuleType) -> Callable[[F], F]:
-    """:func:`njit` for functions whose compiled code depends on ``modules`` too (the
-    functions they call, the tables they read): the cache entries are named after
-    :func:`source_key` of those modules, so an edit of any of them compiles afresh."""
+def njit_keyed(*modules: types.ModuleType, inline: bool = False) -> Callable[[F], F]:
+    """:func:`njit` (:func:`njit_inline` with ``inline``) for functions whose compiled
+    code depends on ``modules`` too (the functions they call, the tables they read): the
+    cache entries are named after :func:`source_key` of those modules, so an edit of any
+    of them compiles afresh."""
     key = source_key(*modules)
 
     def keyed(function: F) -> F:
         function.__qualname__ = f"{function.__qualname__}__{key}"
-        return njit(function)
+        return njit_inline(function) if inline else njit(function)
 
     return keyed
 

@@ -65,8 +65,9 @@ seat 0's did, and the tiebreak rounds (LR-17, LR-18)."""
 (PLAYED_EV, DRAW_EV, FACE_UP_EV, WON_EV, NO_WINNER_EV, ROUND_END_EV, ROUND_START_EV, MATCH_END_EV, RED_EV, BLACK_EV,
  SEAT0_EV, TIEBREAK_EV) = range(12)
 
-njit = njit_keyed(rules)
-"""The kernel's functions embed the engine's tables: their cache entries follow its source."""
+njit, inline = njit_keyed(rules), njit_keyed(rules, inline=True)
+"""The kernel's functions embed the engine's tables: their cache entries follow its
+source; ``inline``: the inner loop's, compiled into their callers."""
 SUIT_MASKS: Final = np.asarray(rules.SUIT_MASKS, dtype=np.int64)
 JACK_BITS: Final = np.asarray(rules.JACK_BITS, dtype=np.int64)
 COLOUR_JACKS: Final = np.asarray(rules.COLOUR_JACKS, dtype=np.int64)
@@ -81,7 +82,7 @@ DRAWN_FLAG: Final = 1 << rules.PHANTOM_BASE
 """In a legal mask: the card bits are the drawn pair's (actions ``54 + c``)."""
 
 
-@njit
+@inline
 def _bit_count(x: int) -> int:
     """Set bits of ``x`` (0 <= x < 2**63)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -94,7 +95,7 @@ def _bit_count(x: int) -> int:
     return n
 
 
-@njit
+@inline
 def _bit_index(low: int) -> int:
     """The index of the one set bit of ``low``."""
     a = 0
@@ -242,7 +243,7 @@ def _end_round(s: Vector, p: int, decks: Vector, round_scores: Vector, events: V
 # --- moves -----------------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _follow(m: int, led: int) -> int:
     """The cards of ``m`` that may follow suit ``led`` (LR-7: the suit if held, its Jack
     only as the last card of it; anything when void or after a led Spy, LR-9)."""
@@ -256,7 +257,7 @@ def _follow(m: int, led: int) -> int:
     return m
 
 
-@njit
+@inline
 def _legal(s: Vector) -> int:
     """The legal actions as a mask: card bits, with :data:`DRAW_FLAG` for ``draw two``,
     or the drawn pair's playable cards with :data:`DRAWN_FLAG` (LR-6 … LR-9, LR-13, LR-14)."""
@@ -278,7 +279,7 @@ def _legal(s: Vector) -> int:
     return _follow(h, led)
 
 
-@njit
+@inline
 def _complete_trick(s: Vector, decks: Vector, round_scores: Vector, events: Vector) -> None:
     """Judge the full trick (LR-10, LR-11): the winner's army captures it and the winner
     leads, or nobody wins, the cards are discarded and the next seat after the leader leads."""
@@ -306,7 +307,7 @@ def _complete_trick(s: Vector, decks: Vector, round_scores: Vector, events: Vect
         _end_round(s, p, decks, round_scores, events)
 
 
-@njit
+@inline
 def _draw_two(s: Vector, p: int) -> int:
     """``draw two`` (LR-14): the top two phantom cards become the drawn pair; a last
     phantom card is played at once — returned (else -1)."""
@@ -322,7 +323,7 @@ def _draw_two(s: Vector, p: int) -> int:
     return -1
 
 
-@njit
+@inline
 def _play_card(s: Vector, p: int, c: int, source: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
     """``p`` plays card ``c`` from ``source`` (0 hand, 1 phantom) to the trick."""
     n, k = s[PLAYERS], s[TRICK_N]
@@ -339,7 +340,7 @@ def _play_card(s: Vector, p: int, c: int, source: int, decks: Vector, round_scor
         s[CUR] = (p + 1) % n
 
 
-@njit
+@inline
 def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
     """Apply the legal action ``a`` (unchecked), finishing the trick and the round it ends."""
     p = s[CUR]
@@ -363,7 +364,7 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
         _play_card(s, p, c, 1, decks, round_scores, events)
 
 
-@njit
+@inline
 def _random_action(mask: int) -> int:
     """A uniformly random set bit of ``mask`` (a legal action)."""
     m = mask & ~DRAWN_FLAG

@@ -66,9 +66,10 @@ _decisions = compile_shared(decisions, ("coverage", "p_stuck", "stuck_table", "_
                                         "turn_choice", "anti_choice"), decisions.TABLES)
 stuck_table, turn_choice, anti_choice = _decisions["stuck_table"], _decisions["turn_choice"], _decisions["anti_choice"]
 ANSWERS: Final = _decisions["ANSWERS"]
-njit = njit_keyed(rules, decisions)
+njit, inline = njit_keyed(rules, decisions), njit_keyed(rules, decisions, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
-cache entries follow those modules' sources too."""
+cache entries follow those modules' sources too; ``inline``: the inner loop's, compiled
+into their callers."""
 ANY: Final = np.asarray(rules._ANY, dtype=np.int64)
 """Kinds that answer a top card at some RG-4 tier (the engine's table)."""
 DRAW_BIT: Final = 1 << DRAW
@@ -78,19 +79,19 @@ PASS_BIT: Final = 1 << PASS
 # --- seats ---------------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _rank(k: int) -> int:
     """The heuristic's rank index of card kind ``k`` (:mod:`cardtable.games.rank.decisions`)."""
     return decisions.JK if k == JOKER else k % 13
 
 
-@njit
+@inline
 def _shown_stuck(s: Vector, seat: int) -> None:
     """``seat`` could play nothing on the top card: it lacks every rank that answers it."""
     s[EXCLUDED + seat] = ANSWERS[_rank(s[TOP])]
 
 
-@njit
+@inline
 def _next(s: Vector, seat: int) -> int:
     """The next seat clockwise still in the game (RG-3)."""
     n, alive = s[PLAYERS], s[ALIVE]
@@ -100,7 +101,7 @@ def _next(s: Vector, seat: int) -> int:
     return int(q)
 
 
-@njit
+@inline
 def _take(s: Vector, seat: int, k: int) -> None:
     """``seat`` gets a card of kind ``k``."""
     s[COUNT + NUM_KINDS * seat + k] += 1
@@ -108,7 +109,7 @@ def _take(s: Vector, seat: int, k: int) -> None:
     s[SIZES + seat] += 1
 
 
-@njit
+@inline
 def _stuck(s: Vector, seat: int, top: int, events: Vector) -> int:
     """The legal moves of a seat that can play nothing (RG-5, RG-8)."""
     if s[POS] < s[STOCK_N]:
@@ -125,7 +126,7 @@ def _stuck(s: Vector, seat: int, top: int, events: Vector) -> int:
     return pres
 
 
-@njit
+@inline
 def _enter(s: Vector, seat: int, events: Vector) -> None:
     """The turn passes to ``seat`` (RG-3); settle Anti-Rank (RG-8) and its legal moves."""
     s[CUR] = seat
@@ -142,7 +143,7 @@ def _enter(s: Vector, seat: int, events: Vector) -> None:
     s[MASK] = m if m else _stuck(s, seat, top, events)
 
 
-@njit
+@inline
 def _out(s: Vector, seat: int) -> None:
     s[ALIVE] &= ~(1 << seat)
     s[ORDER + s[OUT_N]] = seat
@@ -219,7 +220,7 @@ def _shuffled_deck(players: int) -> Vector:
 # --- moves ---------------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _play(s: Vector, cur: int, k: int, events: Vector) -> None:
     """``cur`` plays kind ``k`` (RG-4; any card in Anti-Rank, RG-8)."""
     slot = COUNT + NUM_KINDS * cur + k
@@ -242,7 +243,7 @@ def _play(s: Vector, cur: int, k: int, events: Vector) -> None:
         s[MASK] = m if m else _stuck(s, cur, k, events)
 
 
-@njit
+@inline
 def _draw(s: Vector, cur: int, events: Vector) -> None:
     """Draw the top card of the stock (RG-5): it must be played if it can be, else the
     turn passes on."""
@@ -258,7 +259,7 @@ def _draw(s: Vector, cur: int, events: Vector) -> None:
         _enter(s, _next(s, cur), events)
 
 
-@njit
+@inline
 def _apply(s: Vector, a: int, events: Vector) -> None:
     """Apply the legal action ``a`` (unchecked)."""
     cur = s[CUR]
@@ -273,7 +274,7 @@ def _apply(s: Vector, a: int, events: Vector) -> None:
         _enter(s, _next(s, cur), events)
 
 
-@njit
+@inline
 def _bit_count(x: int) -> int:
     """Set bits of ``x`` (0 <= x < 2**63)."""
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -286,7 +287,7 @@ def _bit_count(x: int) -> int:
     return n
 
 
-@njit
+@inline
 def _bit_index(low: int) -> int:
     """The index of the one set bit of ``low``."""
     a = 0
@@ -297,7 +298,7 @@ def _bit_index(low: int) -> int:
     return a
 
 
-@njit
+@inline
 def _random_action(mask: int) -> int:
     """A uniformly random set bit of ``mask`` (a legal action)."""
     m = mask
