@@ -87,28 +87,34 @@ def stuck_table(pool: list[int], total: int, size: int) -> list[float]:
     return [p_stuck(pool, total, size, t) for t in range(14)]
 
 
-def _moves(counts: list[int], top: int) -> list[int]:
-    """Ranks of ``counts`` playable on ``top`` under RG-4's strict tiers, in search order."""
-    out = [0] * 0
+def _moves(counts: list[int], top: int) -> tuple[int, int]:
+    """Ranks of ``counts`` playable on ``top`` under RG-4's strict tiers, in search order:
+    how many, and the ranks packed four bits each (the first lowest)."""
+    n = packed = 0
     if top == JK:
         for r in range(14):
             if counts[r]:
-                out.append(r)
-        return out
-    for r in ((top + 1) % 13, (top - 1) % 13):
-        if counts[r]:
-            out.append(r)
-    if out:
-        return out
+                packed |= r << 4 * n
+                n += 1
+        return n, packed
+    up, down = (top + 1) % 13, (top - 1) % 13
+    if counts[up]:
+        packed, n = up, 1
+    if counts[down]:
+        packed |= down << 4 * n
+        n += 1
+    if n:
+        return n, packed
     if counts[top]:
-        out.append(top)
-        return out
-    for r in (KING, ACE):
-        if counts[r]:
-            out.append(r)
-    if not out and counts[JK]:
-        out.append(JK)
-    return out
+        return 1, top
+    if counts[KING]:
+        packed, n = KING, 1
+    if counts[ACE]:
+        packed |= ACE << 4 * n
+        n += 1
+    if not n and counts[JK]:
+        return 1, JK
+    return n, packed
 
 
 def search_value(counts: list[int], code: int, top: int, memo: dict[int, float], nodes: list[int],
@@ -128,13 +134,14 @@ def search_value(counts: list[int], code: int, top: int, memo: dict[int, float],
     if left == 0:
         v = OUT_VALUE if stock == 0 else stuck[top] * OUT_VALUE + (1 - stuck[top]) * PULLED_BACK
     else:
-        moves = _moves(counts, top) if nodes[0] < NODE_LIMIT else [0] * 0
-        if not moves:
+        n, packed = _moves(counts, top) if nodes[0] < NODE_LIMIT else (0, 0)
+        if not n:
             w_next = W_NEXT if stock else W_NEXT_EMPTY
             v = -left + W_COVER * coverage(counts) + w_next * stuck[top]
         else:
             v = -math.inf
-            for r in moves:
+            for i in range(n):
+                r = packed >> 4 * i & 15
                 counts[r] -= 1
                 v = max(v, search_value(counts, code - (1 << 4 * r), r, memo, nodes, stuck, stock))
                 counts[r] += 1
