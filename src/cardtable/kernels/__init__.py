@@ -3,8 +3,10 @@
 The pure-Python engines in :mod:`cardtable.games` stay the reference and the default;
 a kernel plays whole matches inside one compiled call, with the same rules, for the
 lab's batches and the search's play-outs.  Each kernel is verified against its engine
-(``tests/test_kernels.py``): the same legal moves at every step, the same results for
-the same moves, and its compiled heuristic choosing what the Python heuristic chooses.
+(``tests/test_kernels.py``, ``tests/test_kernel_rank.py``, ``tests/test_kernel_lost_ranks.py``):
+the same legal moves at every step, the same results and typed events for the same
+moves, and its compiled heuristic (Lost Cities, Ранг) choosing what the Python
+heuristic chooses.
 
     >>> from cardtable.kernels import available
     >>> isinstance(available(), bool)
