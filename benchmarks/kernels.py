@@ -6,13 +6,15 @@ Run::
     python benchmarks/kernels.py                 # ~3 s per measurement
     python benchmarks/kernels.py --clock cpu     # CPU time: for a machine shared with other jobs
 
-Prints, per Lost Cities variant, random and heuristic play-outs in actions/s (an action
+Prints, per variant of every game with a kernel (Lost Cities with 5 and 6 colours,
+Ранг with 2, 4 and 8 players, Lost Ranks with 4 and 2 players: random play-outs only), random and heuristic play-outs in actions/s (an action
 is one player decision, as in ``benchmarks/playouts.py``) with their ratios to the
-Python engine doing the same (random moves through the protocol; the heuristic's
-:func:`~cardtable.games.lost_cities.heuristic.policy_action` on the state) and to OpenSpiel,
-then the cost of exporting an engine state to the kernel and the first-call cost: a fresh process compiling into an empty numba cache, and
-one loading that cache from disk (``cache=True``).  The targets of issue #16: random
-play-outs at least 20 M actions/s for Lost Cities, heuristic ones at least 2 M.
+Python engine doing the same (random moves through the protocol; the game's heuristic
+agent on the state) and to OpenSpiel, then the cost of exporting a Lost Cities engine
+state to the kernel and the first-call cost: a fresh process compiling into an empty
+numba cache, and one loading that cache from disk (``cache=True``).  The targets of
+issue #16: random play-outs at least 20 M actions/s for Lost Cities and 10 M for Ранг
+and Lost Ranks, heuristic ones at least 2 M.
 """
 
 from __future__ import annotations
@@ -26,38 +28,54 @@ from collections.abc import Callable
 
 from playouts import CLOCKS, cardtable_runner, measure, openspiel_runner
 
+from cardtable.agents.base import Observation
 from cardtable.games.lost_cities.heuristic import policy_action
 from cardtable.games.lost_cities import LostCities
 from cardtable.kernels import play_many
+from cardtable.registry import heuristic_class, kernel_for, load_game
 
-VARIANTS: list[tuple[str, dict[str, int]]] = [("Lost Cities (5 colours)", {}), ("Lost Cities (6 colours)", {"colors": 6})]
-TARGETS = {"random": 20e6, "heuristic": 2e6}
+VARIANTS: list[tuple[str, str, dict[str, int]]] = [
+    ("Lost Cities (5 colours)", "lost-cities", {}), ("Lost Cities (6 colours)", "lost-cities", {"colors": 6}),
+    ("Ранг (2 players)", "rank", {"players": 2}), ("Ранг (4 players)", "rank", {"players": 4}),
+    ("Ранг (8 players)", "rank", {"players": 8}), ("Lost Ranks (4 players)", "lost-ranks", {}),
+    ("Lost Ranks (2 players)", "lost-ranks", {"players": 2}),
+]
+TARGETS = {"lost-cities": {"random": 20e6, "heuristic": 2e6}, "rank": {"random": 10e6, "heuristic": 2e6},
+           "lost-ranks": {"random": 10e6, "heuristic": 2e6}}
 FIRST_CALL = (
     "import time; t = time.perf_counter(); "
-    "from cardtable.games.lost_cities import LostCities; from cardtable.kernels import play_many; "
-    "play_many(LostCities(), 'heuristic', 1, 0); play_many(LostCities(colors=6), 'random', 1, 0); "
+    "from cardtable.registry import load_game; from cardtable.kernels import play_many; "
+    "play_many(load_game('lost-cities'), 'heuristic', 1, 0); play_many(load_game('lost-cities', colors=6), 'random', 1, 0); "
+    "play_many(load_game('rank'), 'heuristic', 1, 0); play_many(load_game('rank', players=8), 'random', 1, 0); "
     "print(time.perf_counter() - t)"
 )
 
 
-def python_heuristic_runner(options: dict[str, int]) -> Callable[[int], int]:
-    """Whole matches of the Python heuristic (``steady`` for both seats) on the state."""
-    game = LostCities(**options)
+def python_heuristic_runner(name: str, options: dict[str, int]) -> Callable[[int], int]:
+    """Whole matches of the game's Python heuristic in every seat, on the state
+    (Lost Cities: :func:`policy_action`, the ``steady`` style; others: the agent)."""
+    game = load_game(name, **options)
+    agent_class = heuristic_class(name)
+    assert agent_class is not None
 
     def run(seed: int) -> int:
         state = game.new_state(seed=seed)
+        agent = agent_class(game, seed=seed)
         n = 0
         while not state.is_terminal():
-            state.apply_action(policy_action(state))
+            if isinstance(game, LostCities):
+                state.apply_action(policy_action(state))
+            else:
+                state.apply_action(agent.act(Observation.of(state)))
             n += 1
         return n
 
     return run
 
 
-def kernel_rate(options: dict[str, int], policy: str, seconds: float, clock: Callable[[], float]) -> float:
+def kernel_rate(name: str, options: dict[str, int], policy: str, seconds: float, clock: Callable[[], float]) -> float:
     """Kernel actions per second over batches of matches for about ``seconds``."""
-    game = LostCities(**options)
+    game = load_game(name, **options)
     play_many(game, policy, 1, 0)  # compiled (or loaded from the cache) before timing
     batch = 2000 if policy == "random" else 200
     actions, seed = 0, 1
@@ -108,14 +126,21 @@ def main() -> None:
     print(f"{'OpenSpiel crazy_eights (C++ via pyspiel)':42s} "
           + (f"{spiel_rate:13,.0f} actions/s" if spiel_rate else "not installed (pip install 'cardtable[bench]')"))
     print(f"\n{'kernel':42s} {'actions/s':>13s} {'target':>7s} {'vs Python':>10s} {'vs OpenSpiel':>13s}")
-    for label, options in VARIANTS:
+    for label, name, options in VARIANTS:
         python_rates = {
-            "random": measure(cardtable_runner("lost-cities", options), args.seconds, clock)[0],
-            "heuristic": measure(python_heuristic_runner(options), args.seconds, clock)[0],
+            "random": measure(cardtable_runner(name, options), args.seconds, clock)[0],
+            "heuristic": measure(python_heuristic_runner(name, options), args.seconds, clock)[0],
         }
+        print(f"{label:42s} Python engine: random {python_rates['random']:,.0f}, "
+              f"heuristic {python_rates['heuristic']:,.0f} actions/s")
         for policy in ("random", "heuristic"):
-            rate = kernel_rate(options, policy, args.seconds, clock)
-            ok = "ok" if rate >= TARGETS[policy] else "MISS"
+            try:
+                kernel_for(name).check(load_game(name, **options), [policy])  # type: ignore[union-attr]
+            except ValueError as error:
+                print(f"{label + ', ' + policy:42s} {'-':>13s} {'MISS':>7s}   ({error})")
+                continue
+            rate = kernel_rate(name, options, policy, args.seconds, clock)
+            ok = "ok" if rate >= TARGETS[name][policy] else "MISS"
             versus = f"{rate / spiel_rate:12.1f}x" if spiel_rate else f"{'-':>13s}"
             print(f"{label + ', ' + policy:42s} {rate:13,.0f} {ok:>7s} {rate / python_rates[policy]:9.1f}x {versus}"
                   f"   (Python engine {python_rates[policy]:,.0f})")
@@ -124,7 +149,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as cache:
         cold = first_call_seconds(cache)
         warm = first_call_seconds(cache)
-    print(f"first call (import + one match of each policy): {cold:.1f} s compiling into an empty cache, "
+    print(f"first call (import + one match of each policy and game): {cold:.1f} s compiling into an empty cache, "
           f"{warm:.2f} s loading it from disk")
 
 

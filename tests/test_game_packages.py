@@ -191,9 +191,13 @@ def test_each_game_has_its_parts(game: str) -> None:
     assert game_part(game, "measures") is not None and game_part(game, "pictures") is not None
 
 
-def test_a_missing_part_is_none_and_a_bad_name_a_clear_error() -> None:
-    assert kernel_for("rank") is None and game_part("lost-ranks", "kernel") is None
-    assert games_with("kernel") == ["lost-cities"]
+def test_a_missing_part_is_none_and_a_bad_name_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardtable import registry
+
+    monkeypatch.setitem(registry._GAMES, "bare", ("cardtable.rules", "Bare"))  # a package with no game parts
+    assert kernel_for("bare") is None and game_part("bare", "tensor") is None
+    monkeypatch.delitem(registry._GAMES, "bare")
+    assert games_with("kernel") == ["lost-cities", "lost-ranks", "rank"]
     with pytest.raises(ValueError, match="unknown game part 'sound'; the parts are: rules, heuristic"):
         game_part("rank", "sound")
     with pytest.raises(ValueError, match="unknown game 'chess'; known games: lost-cities, lost-ranks, rank"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -131,12 +132,19 @@ def test_lc6_round_scores_follow_the_knobs(knobs: dict[str, int]) -> None:
             assert summary["scores"] == [sum(p) for p in per]
 
 
-def test_kernel_refuses_a_custom_scoring() -> None:
-    """The compiled kernel scores by the published LC-6 numbers: a custom scoring is refused."""
-    kernels = pytest.importorskip("cardtable.kernels")
-    assert kernels.refusal(LostCities()) is None
-    why = kernels.refusal(LostCities(cost=10))
-    assert why is not None and "cost=10" in why and "LC-6" in why
+@pytest.mark.parametrize("game", [LostCities(cost=10), LostRanks(jack_points=3), Rank(players=4, pull_back_draws=3)])
+def test_the_kernels_refuse_a_designers_knob(game: Any) -> None:
+    """The compiled kernels play the published rules (LC-6, LR-15, RG-6): a changed knob
+    is refused by name before a match is played, the published game is not."""
+    pytest.importorskip("numba")
+    from cardtable import kernels
+
+    policies = ["random"] * game.num_players
+    kernels.check(type(game)(**{k: v for k, v in game.config_dict().items()
+                                if k not in game.info.custom_rules(game.config_dict())}), policies)
+    changed = next(iter(game.info.custom_rules(game.config_dict())))
+    with pytest.raises(ValueError, match=f"plays the published rules only, not {changed}="):
+        kernels.check(game, policies)
 
 
 # ------------------------------------------------------------------- Lost Ranks

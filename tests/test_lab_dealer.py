@@ -77,10 +77,10 @@ def test_a_study_refuses_a_knob_out_of_range_with_its_name() -> None:
 
 
 def test_a_kernel_study_refuses_a_custom_scoring() -> None:
-    """The compiled kernel plays the published LC-6 scoring: a study varying it is refused."""
+    """The compiled kernel plays the published rules (the LC-6 scoring): a study varying it is refused."""
     pytest.importorskip("numba")
-    with pytest.raises(StudyError, match=re.escape("engine 'kernel': the compiled Lost Cities kernel scores by "
-                                                   "the published LC-6 numbers")) as refused:
+    with pytest.raises(StudyError, match=re.escape("engine 'kernel': the compiled Lost Cities kernel plays "
+                                                   "the published rules only, not cost=")) as refused:
         study_from_dict({"game": "lost-cities", "seed": 1, "matches": 1, "engine": "kernel",
                          "variants": {"cost": [20, 10]}, "lineups": [{"agents": ["random"]}]})
     assert "cost=10" in str(refused.value) and "use engine 'python'" in str(refused.value)

@@ -118,6 +118,10 @@ class SearchParams:
     """``None`` (the game's default), ``"ismcts"`` (the tree search) or ``"pimc"`` (flat determinized Monte Carlo:
     every remaining root action played out in the same worlds with the same
     play-out random numbers, the worse half dropped in rounds — sequential halving)."""
+    kernel: bool = True
+    """Flat search with policy play-outs: play them in the game's compiled kernel where
+    its knowledge has one and numba is installed (``kernel_playout``: the same moves,
+    many times faster); ``False``: always in the Python engine."""
     root_actions: tuple[int, ...] | None = None
     """Flat search: the root moves to compare (``None``: the game's short list, else every
     legal move).  The move analysis passes every legal move; the tree search always
@@ -374,6 +378,9 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
         stats.visits[a] = 0
         stats.value_sums[a] = 0.0
     random_rollout = params.rollout == "random"
+    # The game's compiled policy play-out, where its knowledge has one (the same moves).
+    fast: Callable[[State, int, int], tuple[float, int] | None] | None = (
+        None if random_rollout or not params.kernel else getattr(kn, "kernel_playout", None))
     race: float | None = getattr(kn, "race_z", None)
     deadline = start + params.seconds if params.seconds is not None else math.inf
     steps = 0
@@ -392,8 +399,13 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
         for a in remaining:
             w = world.clone()
             w.apply_action(a)
-            steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
-            v = kn.evaluate(w)[me]
+            compiled = None if fast is None else fast(w, root_round, me)
+            if compiled is None:
+                steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
+                v = kn.evaluate(w)[me]
+            else:
+                v, moves = compiled
+                steps += moves
             stats.visits[a] += 1
             stats.value_sums[a] += v
             stats.square_sums[a] = stats.square_sums.get(a, 0.0) + v * v

@@ -3,8 +3,10 @@
 The pure-Python engines in :mod:`cardtable.games` stay the reference and the default;
 a kernel plays whole matches inside one compiled call, with the same rules, for the
 lab's batches and the search's play-outs.  Each kernel is verified against its engine
-(``tests/test_kernels.py``): the same legal moves at every step, the same results for
-the same moves, and its compiled heuristic choosing what the Python heuristic chooses.
+(``tests/test_kernels.py``, ``tests/test_kernel_rank.py``, ``tests/test_kernel_lost_ranks.py``):
+the same legal moves at every step, the same results and typed events for the same
+moves, and its compiled heuristic (Lost Cities, Ранг) choosing what the Python
+heuristic chooses.
 
     >>> from cardtable.kernels import available
     >>> isinstance(available(), bool)
@@ -54,42 +56,52 @@ class PlayOuts:
 
     @property
     def winners(self) -> npt.NDArray[np.int64]:
-        """Per match the winning seat, -1 for a draw."""
+        """Per match the seat with the highest score alone, -1 when several share it.
+
+        >>> import numpy as np
+        >>> z = np.zeros((3, 0, 3), np.int64)
+        >>> PlayOuts(np.array([[5, 3, 1], [2, 2, 0], [0, -1, 4]]), z, np.zeros(3, np.int64), z, ()).winners.tolist()
+        [0, -1, 2]
+        """
         import numpy as np
 
-        diff = self.scores[:, 0] - self.scores[:, 1]
-        return np.where(diff > 0, 0, np.where(diff < 0, 1, -1))
+        best = self.scores.max(axis=1, keepdims=True)
+        alone = (self.scores == best).sum(axis=1) == 1
+        return np.where(alone, self.scores.argmax(axis=1), -1)
 
 
-def refusal(game: Game) -> str | None:
-    """Why no kernel plays ``game`` as configured, or ``None`` when one does (a game's
-    kernel module may refuse options it does not compile: its own ``refusal(game)``)."""
+def check(game: Game, policies: Sequence[str]) -> None:
+    """A :class:`ValueError` unless a kernel plays ``game`` as configured with seats of
+    ``policies``: the kernels compile the published rules, so a designer's knob at
+    another value is refused here, before the game's own kernel checks the rest."""
     kernel = kernel_for(game.name)
     if kernel is None:
-        return f"no compiled kernel for {game.name} yet (kernels: {', '.join(games_with('kernel'))})"
-    own = getattr(kernel, "refusal", None)
-    why: str | None = own(game) if own is not None else None
-    return why
+        raise ValueError(f"no compiled kernel for {game.name} yet (kernels: {', '.join(games_with('kernel'))})")
+    custom = game.info.custom_rules(game.config_dict())
+    if custom:
+        changed = ", ".join(f"{k}={v}" for k, v in custom.items())
+        raise ValueError(f"the compiled {game.title} kernel plays the published rules only, not {changed}")
+    kernel.check(game, policies)
 
 
 def play_many(game: Game, policy: str | Sequence[str], n: int, seed: int, *,
-              styles: Sequence[str] = ("steady", "steady")) -> PlayOuts:
+              styles: Sequence[str] | None = None) -> PlayOuts:
     """``n`` whole matches of ``game`` (its options as configured) dealt from ``seed``,
     each seat playing ``policy`` (one name of :data:`POLICIES`, or one per seat);
-    ``styles``: the heuristic seats' named styles.
+    ``styles``: the heuristic seats' named styles (the game's default style for every
+    seat when ``None``).
 
     Raises :class:`ImportError` without numba and :class:`ValueError` for a game that
     has no kernel yet or a policy it does not know."""
-    policies = (policy, policy) if isinstance(policy, str) else tuple(policy)
+    policies = (policy,) * game.num_players if isinstance(policy, str) else tuple(policy)
     for p in policies:
         if p not in POLICIES:
             raise ValueError(f"unknown kernel policy {p!r}; choose from: {', '.join(POLICIES)}")
     if n < 0:
         raise ValueError(f"the number of matches must be at least 0, not {n}")
-    why = refusal(game)
-    if why is not None:
-        raise ValueError(why)
+    check(game, policies)
     kernel = kernel_for(game.name)
     assert kernel is not None
-    played: PlayOuts = kernel.play_many(game, policies, n, seed, styles=styles)
+    played: PlayOuts = (kernel.play_many(game, policies, n, seed) if styles is None
+                        else kernel.play_many(game, policies, n, seed, styles=styles))
     return played

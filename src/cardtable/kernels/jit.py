@@ -4,11 +4,20 @@ The kernels compile with ``cache=True``: the machine code is written next to the
 module (``__pycache__``) or, where that is read-only, to numba's user-wide cache
 (``NUMBA_CACHE_DIR`` when set), so only the first call on a machine pays the
 compilation.
+
+numba checks a cached function against its own source file only, yet a compiled
+function carries everything it calls and every global table it reads frozen inside
+it: after an edit of a decision module or an engine alone, a kernel would load its
+old machine code.  :func:`njit_keyed` closes that gap by naming the cache entries
+after a hash of the modules a kernel depends on (``tests/test_kernel_cache.py`` shows
+the stale entry with plain :func:`njit` and the fresh one with :func:`njit_keyed`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import types
+from pathlib import Path
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
 
@@ -25,6 +34,35 @@ F = TypeVar("F", bound=Callable[..., Any])
 def njit(function: F) -> F:
     """``numba.njit(cache=True)``, keeping the function's type for mypy."""
     return cast(F, numba.njit(cache=True)(function))
+
+
+def njit_inline(function: F) -> F:
+    """:func:`njit` compiled into each caller (``inline="always"``): for the small
+    functions of a kernel's inner loop, where a call's reference counting of its array
+    arguments costs more than the work."""
+    return cast(F, numba.njit(cache=True, inline="always")(function))
+
+
+def source_key(*modules: types.ModuleType) -> str:
+    """A short hash of the source files of ``modules``."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(str(module.__file__)).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def njit_keyed(*modules: types.ModuleType, inline: bool = False) -> Callable[[F], F]:
+    """:func:`njit` (:func:`njit_inline` with ``inline``) for functions whose compiled
+    code depends on ``modules`` too (the functions they call, the tables they read): the
+    cache entries are named after :func:`source_key` of those modules, so an edit of any
+    of them compiles afresh."""
+    key = source_key(*modules)
+
+    def keyed(function: F) -> F:
+        function.__qualname__ = f"{function.__qualname__}__{key}"
+        return njit_inline(function) if inline else njit(function)
+
+    return keyed
 
 
 def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Iterable[str]) -> dict[str, Any]:

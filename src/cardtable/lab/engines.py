@@ -60,11 +60,10 @@ def check_kernel(game: Game, agents: Sequence[str]) -> None:
 
     if not kernels.available():
         raise ValueError("engine 'kernel' needs numba and numpy: pip install 'cardtable[fast]'")
-    why = kernels.refusal(game)
-    if why is not None:
-        raise ValueError(f"engine 'kernel': {why}; use engine 'python'")
-    for spec in agents:
-        kernel_seat(spec)
+    try:
+        kernels.check(game, [kernel_seat(spec)[0] for spec in agents])
+    except ValueError as error:
+        raise ValueError(f"engine 'kernel': {error}; use engine 'python'") from None
 
 
 def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
@@ -79,14 +78,12 @@ def kernel_row(task: MatchTask, game: Game, seating: list[int]) -> Row:
     started = time.perf_counter()
     out = kernels.play_many(game, [p for p, _ in seats], 1, task.seed, styles=[s for _, s in seats])
     scores = [int(x) for x in out.scores[0]]
-    winner = int(out.winners[0])
-    returns = [0.0] * len(scores) if winner < 0 else [1.0 if s == winner else -1.0 for s in range(len(scores))]
     counts = {name: int(out.events[0, :, e].sum()) for e, name in enumerate(out.event_names)}
-    rounds = int(game.config_dict()["rounds"])
+    rounds = kernel.match_rounds(counts) if hasattr(kernel, "match_rounds") else int(game.config_dict().get("rounds", 1))
     return {
         "cell": task.cell, "cell_key": task.cell_key, "variant": task.variant, "agents": list(task.agents),
         "seating_rule": task.seating_rule, "match_index": task.match_index, "seed": task.seed,
-        "seating": seating, "returns": returns, "scores": scores, "actions": int(out.actions[0]),
+        "seating": seating, "returns": kernel.row_returns(scores, counts), "scores": scores, "actions": int(out.actions[0]),
         "rounds": rounds, "measures": kernel.row_measures(scores, rounds, counts),
         "events": kernel.row_events(rounds, counts), "decisions": 0,
         "think_seconds": [0.0] * len(scores), "decision_seconds": [[] for _ in scores],

@@ -27,13 +27,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.games.lost_cities import decisions
+from cardtable.games.lost_cities import decisions, rules
 from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
 from cardtable.games.lost_cities.rules import score_table
 from cardtable.kernels import PlayOuts
-from cardtable.protocol import Game
-from cardtable.kernels.jit import compile_shared, njit
+from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
 
@@ -69,6 +68,9 @@ colour_facts = _shared["colour_facts"]
 seat_numbers = _shared["seat_numbers"]
 play_choice = _shared["play_choice"]
 draw_choice = _shared["draw_choice"]
+njit = njit_keyed(rules, decisions)
+"""The kernel's functions embed the engine's tables and the compiled decisions: their
+cache entries follow those modules' sources too."""
 
 
 def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:
@@ -345,15 +347,25 @@ def _results(n: int, rounds: int) -> tuple[Vector, Vector, Vector, Vector]:
             np.zeros((n, 2, len(EVENTS)), np.int64))
 
 
-def refusal(game: Game) -> str | None:
-    """Why this kernel does not play ``game`` as configured (it compiles the published LC-6
-    scoring only), or ``None``."""
-    assert isinstance(game, LostCities)
-    if game.score_table == score_table():
+def scoring_refusal(game: LostCities) -> str | None:
+    """Why this kernel cannot score ``game`` (it compiles the published LC-6 numbers only:
+    a designer's changed cost or bonus is refused), or ``None``."""
+    if game.score_table == _PUBLISHED_SCORES:
         return None
     custom = ", ".join(f"{k}={v}" for k, v in game.info.custom_rules(game.config_dict()).items())
     return (f"the compiled Lost Cities kernel scores by the published LC-6 numbers (cost 20, bonus 20 "
             f"from 8 cards), not {custom}")
+
+
+_PUBLISHED_SCORES: Final = score_table()
+
+
+def check(game: LostCities, policies: Sequence[str]) -> None:
+    """A :class:`ValueError` unless the kernel can play ``game`` with seats of ``policies``
+    (it plays every Lost Cities variant of the published scoring, and both policies)."""
+    why = scoring_refusal(game)
+    if why is not None:
+        raise ValueError(why)
 
 
 def play_many(game: LostCities, policies: Sequence[str], n: int, seed: int, *,
@@ -376,6 +388,25 @@ def play_outs(start: Vector, policies: Sequence[str], n: int, seed: int, *,
     scores, round_scores, actions, events = _results(n, int(start[ROUNDS]))
     _play_outs(start, n, seed, flags, style_rows, round_end, scores, round_scores, actions, events)
     return PlayOuts(scores, round_scores, actions, events, EVENTS)
+
+
+@njit
+def _heuristic_round(start: Vector, styles: npt.NDArray[np.float64]) -> tuple[int, int, int]:
+    s = start.copy()
+    none = np.empty((0, 12 * s[COLORS]), dtype=np.int64)
+    round_scores = np.zeros((s[ROUNDS], 2), dtype=np.int64)
+    events = np.zeros((2, len(EVENTS)), dtype=np.int64)
+    both = np.ones(2, dtype=np.int64)
+    _play(s, none, both, styles, True, round_scores, events)
+    return s[TOTALS], s[TOTALS + 1], s[ACTIONS] - start[ACTIONS]
+
+
+def heuristic_round(start: Vector, styles: npt.NDArray[np.float64]) -> tuple[int, int, int]:
+    """One play-out of the round of ``start`` with both seats on the heuristic (style
+    rows ``styles``, :func:`style_vector`): the match totals at its end and the
+    actions played — the search's play-out (:mod:`cardtable.games.lost_cities.knowledge`)."""
+    a, b, moves = _heuristic_round(start, styles)
+    return int(a), int(b), int(moves)
 
 
 def export(state: LostCitiesState) -> Vector:
@@ -424,6 +455,16 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     """The compiled heuristic's action (playing ``style``) for the seat to move of ``s``."""
     return int(_heuristic(s, style_vector(style)))
+
+
+def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
+    """The returns of a match's totals: +1 for the higher, -1 for the lower, 0 each on a tie.
+
+    >>> row_returns([40, 12], {}), row_returns([7, 7], {})
+    ([1.0, -1.0], [0.0, 0.0])
+    """
+    diff = scores[0] - scores[1]
+    return [float((diff > 0) - (diff < 0)), float((diff < 0) - (diff > 0))]
 
 
 def row_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:

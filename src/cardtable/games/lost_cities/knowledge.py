@@ -28,12 +28,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_cities.heuristic import STYLES, ViewTable, policy_action, ranked_moves
-from cardtable.games.lost_cities import LostCitiesState
+from cardtable.games.lost_cities import LostCities, LostCitiesState, score_table
 from cardtable.protocol import State
 
 OWN_STYLE: Final = STYLES["bold"]
@@ -64,6 +64,17 @@ class LostCitiesKnowledge(Knowledge):
     race_z = RACE_Z
     """Flat search: drop a move once it trails the heuristic's by this many standard
     errors of the paired difference; stop when only the heuristic's move is left."""
+
+    @property
+    def _kernel_scores(self) -> bool:
+        """Whether the compiled kernel scores this game's rounds (the published LC-6 numbers)."""
+        known: bool | None = self.__dict__.get("_kernel_scores_known")
+        if known is None:
+            game = self.game
+            assert isinstance(game, LostCities)
+            known = game.score_table == score_table()
+            self.__dict__["_kernel_scores_known"] = known
+        return known
     exploration = 1.4
     """(Tree search only.)  Play-out values of one round are close to ±1 (noisy):
     explore more, so that no move is starved after a few unlucky play-outs."""
@@ -79,15 +90,34 @@ class LostCitiesKnowledge(Knowledge):
     def evaluate(self, state: State) -> list[float]:
         assert isinstance(state, LostCitiesState)
         totals = state.match_totals
-        d = totals[0] - totals[1]
-        left = self.game.config.rounds - state.rounds_played
+        v = self._value(totals[0] - totals[1], self.game.config.rounds - state.rounds_played, state.is_terminal())
+        return [v, -v]
+
+    def _value(self, d: int, left: int, over: bool) -> float:
+        """Seat 0's value of a match difference ``d`` with ``left`` rounds to play."""
         margin = math.tanh(d / MARGIN_SCALE)
-        if state.is_terminal() or left <= 0:
+        if over or left <= 0:
             win = 1.0 if d > 0 else -1.0 if d < 0 else 0.0
         else:
             win = math.erf(d / (self.sigma * math.sqrt(2.0 * left)))
-        v = 0.9 * win + 0.1 * margin
-        return [v, -v]
+        return 0.9 * win + 0.1 * margin
+
+    def kernel_playout(self, world: State, root_round: int, me: int) -> tuple[float, int] | None:
+        """The policy play-out of ``world`` to the cut-off in the compiled kernel
+        (:func:`cardtable.games.lost_cities.kernel.heuristic_round`: the same moves as
+        :meth:`rollout_for`'s, compiled from the same decisions): ``me``'s value there
+        and the moves played; ``None`` without the extra ``fast`` or when the game's scoring
+        is not the one the kernel compiles (a designer's changed cost or bonus)."""
+        kernel = _kernel()
+        if kernel is None or not self._kernel_scores:
+            return None
+        assert isinstance(world, LostCitiesState)
+        if self.cutoff(world, root_round):
+            return self.evaluate(world)[me], 0
+        a, b, moves = kernel.heuristic_round(kernel.export(world), _kernel_styles(kernel, me))
+        rounds = self.game.config.rounds
+        v = self._value(a - b, rounds - world.round_index - 1, world.round_index + 1 >= rounds)
+        return (v if me == 0 else -v), moves
 
     def keep_confidence(self, obs: Observation) -> float:
         return self.keep_z
@@ -132,3 +162,29 @@ class LostCitiesKnowledge(Knowledge):
         legal = set(obs.legal_actions)
         moves = [a for _, a in ranked if a in legal]
         return moves[: self.candidates_kept] or list(obs.legal_actions)
+
+
+_KERNEL: list[Any] = []
+"""The compiled kernel module, once looked up (``[None]`` without numba)."""
+
+
+def _kernel() -> Any:
+    """:mod:`cardtable.games.lost_cities.kernel`, or ``None`` without the extra ``fast``."""
+    if not _KERNEL:
+        from cardtable import kernels
+
+        if kernels.available():
+            from cardtable.games.lost_cities import kernel
+
+            _KERNEL.append(kernel)
+        else:
+            _KERNEL.append(None)
+    return _KERNEL[0]
+
+
+def _kernel_styles(kernel: Any, me: int) -> Any:
+    """The style rows of a search by seat ``me``: ``me`` plays :data:`OWN_STYLE`, the other :data:`OPPONENT_STYLE`."""
+    own, other = kernel.style_vector(OWN_STYLE), kernel.style_vector(OPPONENT_STYLE)
+    import numpy as np
+
+    return np.stack([own, other] if me == 0 else [other, own])

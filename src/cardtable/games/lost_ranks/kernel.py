@@ -1,0 +1,476 @@
+"""The Lost Ranks kernel: whole matches (LR-1 … LR-19a) compiled with numba, for 4
+players and for Command of Two (2 players: phantom decks and draw-two, LR-12 … LR-14).
+
+A match lives in one int64 vector (:data:`SIZE` slots, offsets below); hands, captures
+and the discards are 53-bit card masks of the engine's layout (bit ``c`` = card ``c``,
+52 the Spy), the action ids are the engine's (``0..52`` play a hand card, ``53`` draw
+two, ``54 + c`` play the drawn card ``c``).  The legal moves are worked out from the
+vector at each step by the engine's rules (LR-6 … LR-8, LR-13, LR-14: the forced first
+lead, following suit with Jack protection, the Spy led only as the last card of its
+source, the follower's source, the drawn pair) over the engine's tables; tricks are judged by the engine's trick keys
+(LR-10, LR-11) and rounds scored as the engine scores them (LR-15, LR-16), then the
+match is decided (LR-17, LR-18, LR-19a).
+
+Rounds are dealt by the engine's rule (LR-4: card ``i < 52`` of a round's deck to seat
+``(dealer + 1 + i) % 4``; 2 players: cards ``0..33`` alternately from the dealer's
+left, ``34..42`` the phantom deck of the dealer's opponent, ``43..51`` the dealer's;
+card 52 the Trump Card) from explicit decks or, past
+them, from numba's random generator seeded with the batch's seed (reshuffled while
+the Trump Card is a Lost Soldier) — the kernel does not reproduce Python's ``random``
+stream, so to replay an engine match pass its decks in (:func:`new_match`).
+
+Entries: :func:`play_many` (the lab's batches, random legal moves), :func:`new_match`,
+:func:`legal_actions` and :func:`apply_action` (step by step, for the verification
+against the engine).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.games.lost_ranks import rules
+from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RED, SPY_BIT, LostRanks
+from cardtable.kernels import PlayOuts
+from cardtable.kernels.jit import njit_keyed
+
+Vector = npt.NDArray[np.int64]
+
+CUR, LED, TRICK_N, TRICK_NO, TRUMP, DEALER, ROUND, FORCED, ACTIONS, RED_PARITY = range(10)
+"""Scalar slots: seat to move (-1 over), led suit (-1 none yet), cards in the trick,
+tricks done this round, trump suit, dealer, round index, the card LR-6 forces (-1
+none), actions applied, the seat parity of the Red army (LR-3)."""
+TOTALS, CAPTURED, DISCARDS, TIEBREAKS, OUTCOME, TARGET, MAX_ROUNDS, FORCE = 10, 12, 14, 15, 16, 17, 18, 19
+"""Army totals (two slots), the round's captures per army (two), discards, tiebreak
+rounds (LR-17), the outcome (-1 on, 0 Red won, 1 Black won, 2 draw), the target, the
+round cap (-1 none) and Force Strength (LR-16)."""
+PLAYERS, LEAD_SRC, PENDING, SPY_CAPTOR = 20, 21, 22, 24
+"""Players (2 or 4), the source the trick was led from (0 hand, 1 phantom), the drawn
+pair (two slots, -1 none: LR-14), the army that captured the Spy this round (-1 none)."""
+HAND, TRICK_SEAT, TRICK_CARD, PHANTOM_N, PHANTOM = 26, 30, 34, 38, 40
+"""Per seat ``HAND + seat``; the trick's ``i``-th card ``TRICK_CARD + i``, played by
+``TRICK_SEAT + i``; 2 players: phantom deck sizes, the decks (``PHANTOM + 9 * seat + i``, top first)."""
+SIZE: Final = 58
+
+EVENTS: Final = ("card_played", "phantom_drawn", "card_face_up", "trick_won", "no_winner_trick", "round_ended",
+                 "round_started", "match_ended", "red_won", "black_won", "seat_0_won", "tiebreak_rounds",
+                 "first_dealer")
+"""The events counted per seat: the engine's typed event kinds (a card played by the
+seat, two phantom cards it drew, a drawn card it turned face up, a trick it won, a
+trick it led that nobody won), and, on the seat that played a round's last card, the end of the round, the next round's start and the match's end;
+then, on seat 0 once per match, the lab's outcome counts: which army won, whether
+seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1 (LR-19)."""
+(PLAYED_EV, DRAW_EV, FACE_UP_EV, WON_EV, NO_WINNER_EV, ROUND_END_EV, ROUND_START_EV, MATCH_END_EV, RED_EV, BLACK_EV,
+ SEAT0_EV, TIEBREAK_EV, FIRST_DEALER_EV) = range(13)
+
+njit, inline = njit_keyed(rules), njit_keyed(rules, inline=True)
+"""The kernel's functions embed the engine's tables: their cache entries follow its
+source; ``inline``: the inner loop's, compiled into their callers."""
+SUIT_MASKS: Final = np.asarray(rules.SUIT_MASKS, dtype=np.int64)
+JACK_BITS: Final = np.asarray(rules.JACK_BITS, dtype=np.int64)
+COLOUR_JACKS: Final = np.asarray(rules.COLOUR_JACKS, dtype=np.int64)
+SUIT_COLOUR: Final = np.asarray(rules.SUIT_COLOUR, dtype=np.int64)
+TRICK_KEYS: Final = np.asarray(rules._TRICK_KEYS, dtype=np.int64)
+"""``TRICK_KEYS[trump, led, card]`` (LR-10; ``led`` -1, not set yet, is the last row)."""
+SOLDIERS: Final = rules.SOLDIERS
+NOT_SPY: Final = rules.ALL_CARDS & ~SPY_BIT
+DRAW_FLAG: Final = 1 << rules.DRAW
+"""In a legal mask: ``draw two`` is legal."""
+DRAWN_FLAG: Final = 1 << rules.PHANTOM_BASE
+"""In a legal mask: the card bits are the drawn pair's (actions ``54 + c``)."""
+
+
+@inline
+def _bit_count(x: int) -> int:
+    """Set bits of ``x`` (0 <= x < 2**63)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    n: int = x & 0x7F
+    return n
+
+
+@inline
+def _bit_index(low: int) -> int:
+    """The index of the one set bit of ``low``."""
+    a = 0
+    for step in (32, 16, 8, 4, 2, 1):
+        if low >> step:
+            a += step
+            low >>= step
+    return a
+
+
+# --- rounds ----------------------------------------------------------------------------------
+
+
+@njit
+def _deal(s: Vector, deck: Vector) -> None:
+    """LR-4: 13 cards each from the dealer's left, card 52 the Trump Card; LR-6: the
+    holder of A♥ (else A♦) leads it."""
+    dealer, n = s[DEALER], s[PLAYERS]
+    dealt = 52 if n == 4 else 34
+    for seat in range(n):
+        s[HAND + seat] = 0
+    for i in range(dealt):
+        s[HAND + (dealer + 1 + i) % n] |= 1 << deck[i]
+    if n == 2:
+        for i in range(9):
+            s[PHANTOM + 9 * ((dealer + 1) % 2) + i] = deck[34 + i]
+            s[PHANTOM + 9 * dealer + i] = deck[43 + i]
+        s[PHANTOM_N], s[PHANTOM_N + 1] = 9, 9
+    s[TRUMP] = deck[52] // 13
+    s[CAPTURED], s[CAPTURED + 1], s[DISCARDS] = 0, 0, 0
+    s[LED], s[TRICK_N], s[TRICK_NO], s[LEAD_SRC] = -1, 0, 0, -1
+    s[PENDING], s[PENDING + 1] = -1, -1
+    s[FORCED], s[CUR] = -1, (dealer + 1) % n
+    for ace in (ACE_HEARTS, ACE_DIAMONDS):
+        for i in range(dealt):
+            if deck[i] == ace:
+                s[FORCED], s[CUR] = ace, (dealer + 1 + i) % n
+                return
+
+
+@njit
+def _deck_of(decks: Vector, index: int) -> Vector:
+    """Round ``index``'s deck: ``decks[index]`` if given, else a shuffled deck whose
+    Trump Card is not a Lost Soldier (LR-4)."""
+    if index < decks.shape[0]:
+        given: Vector = decks[index]
+        return given
+    deck = np.arange(53, dtype=np.int64)
+    np.random.shuffle(deck)
+    while SOLDIERS >> deck[52] & 1:
+        np.random.shuffle(deck)
+    return deck
+
+
+@njit
+def new_match(players: int, decks: Vector, dealer: int, red: int, target: int, max_rounds: int,
+              force: bool) -> Vector:
+    """A match vector dealt from ``decks[0]`` (or a shuffled deck) by ``dealer``; ``red``:
+    the Red army's seat parity; ``target`` (4 players), ``max_rounds`` (-1 none) and
+    ``force`` (Force Strength) as the game's options set them (LR-16, LR-17, LR-18)."""
+    s = np.zeros(SIZE, dtype=np.int64)
+    s[PLAYERS], s[DEALER], s[RED_PARITY], s[OUTCOME] = players, dealer, red, -1
+    s[TARGET], s[MAX_ROUNDS], s[FORCE] = target, max_rounds, force
+    _deal(s, _deck_of(decks, 0))
+    return s
+
+
+@njit
+def _round_points(s: Vector, army: int) -> int:
+    """The round's points of ``army`` (LR-15, LR-16)."""
+    cap = s[CAPTURED + army]
+    points = 0
+    if SUIT_COLOUR[s[TRUMP]] == army:
+        points += 2 * _bit_count(cap & COLOUR_JACKS[army])
+    if cap & SPY_BIT:
+        points += 2
+    if s[FORCE]:
+        mine = _bit_count(cap & ~SOLDIERS)
+        theirs = _bit_count(s[CAPTURED + 1 - army] & ~SOLDIERS)
+        if mine > theirs:
+            points += 1
+    return points
+
+
+@njit
+def _decide(s: Vector, rounds: int) -> None:
+    """The end of the match after ``rounds`` rounds (LR-17, LR-19a): sets the outcome
+    or counts a tiebreak round."""
+    red, black = s[TOTALS + RED], s[TOTALS + BLACK]
+    higher = RED if red > black else BLACK
+    if s[TIEBREAKS]:
+        if red != black:
+            s[OUTCOME] = higher
+        elif s[PLAYERS] == 2 and s[SPY_CAPTOR] >= 0:
+            s[OUTCOME] = s[SPY_CAPTOR]
+        elif s[TIEBREAKS] >= 10 or (s[MAX_ROUNDS] < 0 and rounds >= 50):
+            s[OUTCOME] = 2
+        else:
+            s[TIEBREAKS] += 1
+        return
+    if s[PLAYERS] == 2:
+        due = rounds >= s[MAX_ROUNDS]
+    else:
+        target = s[TARGET]
+        due = red >= target or black >= target or (s[MAX_ROUNDS] >= 0 and rounds >= s[MAX_ROUNDS])
+        if not due and s[MAX_ROUNDS] < 0 and rounds >= 50:
+            s[OUTCOME] = higher if red != black else 2
+            return
+    if due:
+        if red != black:
+            s[OUTCOME] = higher
+        else:
+            s[TIEBREAKS] = 1
+
+
+@njit
+def _end_round(s: Vector, p: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """Score the round, then decide the match or deal the next round (LR-19: the deal
+    passes clockwise)."""
+    r = s[ROUND]
+    s[SPY_CAPTOR] = RED if s[CAPTURED + RED] & SPY_BIT else BLACK if s[CAPTURED + BLACK] & SPY_BIT else -1
+    for army in (RED, BLACK):
+        points = _round_points(s, army)
+        s[TOTALS + army] += points
+        if r < round_scores.shape[0]:
+            for seat in range(s[PLAYERS]):
+                if (seat % 2 == s[RED_PARITY]) == (army == RED):
+                    round_scores[r, seat] = points
+    events[p, ROUND_END_EV] += 1
+    _decide(s, r + 1)
+    if s[OUTCOME] >= 0:
+        s[CUR] = -1
+        events[p, MATCH_END_EV] += 1
+        if s[OUTCOME] < 2:
+            events[0, RED_EV if s[OUTCOME] == RED else BLACK_EV] += 1
+            events[0, SEAT0_EV] += (s[OUTCOME] == RED) == (s[RED_PARITY] == 0)
+        events[0, TIEBREAK_EV] += s[TIEBREAKS]
+        events[0, FIRST_DEALER_EV] += (s[DEALER] - r) % s[PLAYERS]  # LR-19: one seat on a round
+        return
+    s[ROUND] = r + 1
+    s[DEALER] = (s[DEALER] + 1) % s[PLAYERS]
+    events[p, ROUND_START_EV] += 1
+    _deal(s, _deck_of(decks, r + 1))
+
+
+# --- moves -----------------------------------------------------------------------------------
+
+
+@inline
+def _follow(m: int, led: int) -> int:
+    """The cards of ``m`` that may follow suit ``led`` (LR-7: the suit if held, its Jack
+    only as the last card of it; anything when void or after a led Spy, LR-9)."""
+    if led < 0:
+        return m
+    suit = m & SUIT_MASKS[led]
+    if suit:
+        jb = JACK_BITS[led]
+        follow: int = suit ^ jb if suit & jb and suit != jb else suit
+        return follow
+    return m
+
+
+@inline
+def _legal(s: Vector) -> int:
+    """The legal actions as a mask: card bits, with :data:`DRAW_FLAG` for ``draw two``,
+    or the drawn pair's playable cards with :data:`DRAWN_FLAG` (LR-6 … LR-9, LR-13, LR-14)."""
+    p, led = s[CUR], s[LED]
+    if s[PENDING] >= 0:
+        m = 1 << s[PENDING] | 1 << s[PENDING + 1]
+        return DRAWN_FLAG | (m & NOT_SPY if not s[TRICK_N] else _follow(m, led))
+    h: int = s[HAND + p]
+    two = s[PLAYERS] == 2
+    if not s[TRICK_N]:
+        if s[FORCED] >= 0:
+            forced: int = 1 << s[FORCED]
+            return forced
+        m = h & NOT_SPY
+        m = m if m else h
+        return m | DRAW_FLAG if two and s[PHANTOM_N + p] else m
+    if two and ((s[LEAD_SRC] == 0 and s[PHANTOM_N + p]) or (s[LEAD_SRC] == 1 and not h)):
+        return DRAW_FLAG
+    return _follow(h, led)
+
+
+@inline
+def _complete_trick(s: Vector, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """Judge the full trick (LR-10, LR-11): the winner's army captures it and the winner
+    leads, or nobody wins, the cards are discarded and the next seat after the leader leads."""
+    best, winner, cards = -1, -1, 0
+    led, n = s[LED], s[PLAYERS]
+    for i in range(n):
+        c = s[TRICK_CARD + i]
+        cards |= 1 << c
+        key = TRICK_KEYS[s[TRUMP], led if led >= 0 else 4, c]
+        if key > best:
+            best, winner = key, s[TRICK_SEAT + i]
+    p = s[TRICK_SEAT + n - 1]
+    if winner >= 0:
+        army = RED if winner % 2 == s[RED_PARITY] else BLACK
+        s[CAPTURED + army] |= cards
+        s[CUR] = winner
+        events[winner, WON_EV] += 1
+    else:
+        s[DISCARDS] |= cards
+        s[CUR] = (s[TRICK_SEAT] + 1) % n
+        events[s[TRICK_SEAT], NO_WINNER_EV] += 1
+    s[TRICK_N], s[LED], s[LEAD_SRC] = 0, -1, -1
+    s[TRICK_NO] += 1
+    if s[TRICK_NO] == (13 if n == 4 else 26):
+        _end_round(s, p, decks, round_scores, events)
+
+
+@inline
+def _draw_two(s: Vector, p: int) -> int:
+    """``draw two`` (LR-14): the top two phantom cards become the drawn pair; a last
+    phantom card is played at once — returned (else -1)."""
+    n, base = s[PHANTOM_N + p], PHANTOM + 9 * p
+    if n == 1:
+        s[PHANTOM_N + p] = 0
+        last: int = s[base]
+        return last
+    s[PENDING], s[PENDING + 1] = s[base], s[base + 1]
+    for i in range(n - 2):
+        s[base + i] = s[base + i + 2]
+    s[PHANTOM_N + p] = n - 2
+    return -1
+
+
+@inline
+def _play_card(s: Vector, p: int, c: int, source: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """``p`` plays card ``c`` from ``source`` (0 hand, 1 phantom) to the trick."""
+    n, k = s[PLAYERS], s[TRICK_N]
+    events[p, PLAYED_EV] += 1
+    if k == 0:
+        s[FORCED], s[LEAD_SRC] = -1, source
+    if s[LED] < 0 and c != 52:
+        s[LED] = c // 13
+    s[TRICK_SEAT + k], s[TRICK_CARD + k] = p, c
+    s[TRICK_N] = k + 1
+    if k == n - 1:
+        _complete_trick(s, decks, round_scores, events)
+    else:
+        s[CUR] = (p + 1) % n
+
+
+@inline
+def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """Apply the legal action ``a`` (unchecked), finishing the trick and the round it ends."""
+    p = s[CUR]
+    s[ACTIONS] += 1
+    if a < 52 + 1:
+        s[HAND + p] ^= 1 << a
+        _play_card(s, p, a, 0, decks, round_scores, events)
+    elif a == rules.DRAW:
+        last = _draw_two(s, p)
+        if last >= 0:
+            _play_card(s, p, last, 1, decks, round_scores, events)
+        else:
+            events[p, DRAW_EV] += 1
+    else:
+        c = a - rules.PHANTOM_BASE
+        other = s[PENDING + 1] if c == s[PENDING] else s[PENDING]
+        s[PHANTOM + 9 * p + s[PHANTOM_N + p]] = other  # face up to the bottom (LR-14)
+        s[PHANTOM_N + p] += 1
+        s[PENDING], s[PENDING + 1] = -1, -1
+        events[p, FACE_UP_EV] += 1
+        _play_card(s, p, c, 1, decks, round_scores, events)
+
+
+@inline
+def _random_action(mask: int) -> int:
+    """A uniformly random set bit of ``mask`` (a legal action)."""
+    m = mask & ~DRAWN_FLAG
+    for _ in range(np.random.randint(_bit_count(m))):
+        m &= m - 1
+    a = _bit_index(m & -m)
+    return a + rules.PHANTOM_BASE if mask & DRAWN_FLAG else a
+
+
+# --- play-outs -------------------------------------------------------------------------------
+
+
+@njit
+def _play_many(players: int, n: int, seed: int, target: int, max_rounds: int, force: bool, scores: Vector,
+               round_scores: Vector, actions: Vector, events: Vector) -> None:
+    np.random.seed(seed)
+    none = np.empty((0, 53), dtype=np.int64)
+    for i in range(n):
+        s = new_match(players, none, np.random.randint(players), np.random.randint(2), target, max_rounds, force)
+        while s[CUR] >= 0:
+            _apply(s, _random_action(_legal(s)), none, round_scores[i], events[i])
+        for seat in range(players):
+            scores[i, seat] = s[TOTALS + (RED if seat % 2 == s[RED_PARITY] else BLACK)]
+        actions[i] = s[ACTIONS]
+
+
+def _options(game: LostRanks) -> tuple[int, int, bool]:
+    return int(game.target or 0), -1 if game.max_rounds is None else game.max_rounds, game.config.force_strength
+
+
+def max_rounds_of(game: LostRanks) -> int:
+    """The most rounds a match of ``game`` can last (LR-17, LR-19a)."""
+    return (game.max_rounds or 50) + 11
+
+
+def check(game: LostRanks, policies: Sequence[str]) -> None:
+    """A :class:`ValueError` unless the kernel can play ``game`` with seats of ``policies``."""
+    if any(p != "random" for p in policies):
+        raise ValueError("the Lost Ranks kernel plays random moves only (its heuristic is not compiled yet)")
+
+
+def play_many(game: LostRanks, policies: Sequence[str], n: int, seed: int, *,
+              styles: Sequence[str] | None = None) -> PlayOuts:
+    """``n`` matches of ``game`` from fresh deals of ``seed``, random legal moves in every
+    seat (see :func:`cardtable.kernels.play_many`)."""
+    check(game, policies)
+    target, max_rounds, force = _options(game)
+    players = game.num_players
+    if len(policies) != players:
+        raise ValueError(f"this Lost Ranks has {players} seats: give one policy per seat, not {len(policies)}")
+    scores, actions = np.zeros((n, players), np.int64), np.zeros(n, np.int64)
+    round_scores = np.zeros((n, max_rounds_of(game), players), np.int64)
+    events = np.zeros((n, players, len(EVENTS)), np.int64)
+    _play_many(players, n, seed, target, max_rounds, force, scores, round_scores, actions, events)
+    return PlayOuts(scores, round_scores, actions, events, EVENTS)
+
+
+def match_for(game: LostRanks, decks: Vector, dealer: int, red: int) -> Vector:
+    """:func:`new_match` with ``game``'s options."""
+    target, max_rounds, force = _options(game)
+    return new_match(game.num_players, decks, dealer % game.num_players, red, target, max_rounds, force)
+
+
+def legal_actions(s: Vector) -> list[int]:
+    """The legal actions of a match vector, in the engine's order."""
+    if s[CUR] < 0:
+        return []
+    mask = int(_legal(s))
+    if mask & DRAWN_FLAG:
+        return [rules.PHANTOM_BASE + c for c in range(53) if mask >> c & 1]
+    return [a for a in range(54) if mask >> a & 1]
+
+
+def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
+    """Apply a legal ``action`` to the vector ``s`` in place (``decks``: the explicit decks
+    of the match, rows by round; ``round_scores``/``events`` are added to)."""
+    _apply(s, action, decks, round_scores, events)
+
+
+def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
+    """The returns from the per-seat army totals and the kernel's counts: +1 for the
+    winning army's seats, -1 for the other's (seats 0 and 1 are always enemies), 0 for
+    all in a draw (LR-19a)."""
+    if not counts["red_won"] and not counts["black_won"]:
+        return [0.0] * len(scores)
+    won = counts["seat_0_won"]
+    return [1.0 if (seat % 2 == 0) == bool(won) else -1.0 for seat in range(len(scores))]
+
+
+def match_rounds(counts: dict[str, int]) -> int:
+    """The rounds a match lasted, from the kernel's counts."""
+    return counts["round_ended"]
+
+
+def row_measures(scores: list[int], rounds: int, counts: dict[str, int]) -> dict[str, float]:
+    """The measures of :mod:`cardtable.games.lost_ranks.measures` from the kernel's counts."""
+    return {"first_dealer": float(counts["first_dealer"]), "red_army_won": float(counts["red_won"]), "black_army_won": float(counts["black_won"]),
+            "rounds": float(rounds), "margin": float(abs(scores[0] - scores[1])),
+            "tiebreak_rounds": float(counts["tiebreak_rounds"]),
+            "draw": float(not counts["red_won"] and not counts["black_won"]),
+            "no_winner_tricks": float(counts["no_winner_trick"])}
+
+
+def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
+    """The engine's typed-event counts from the kernel's (kinds that did not happen are
+    left out, as :func:`cardtable.lab.measures.count_event_kinds` does)."""
+    return {kind: counts[kind] for kind in EVENTS[:8] if counts[kind]}
