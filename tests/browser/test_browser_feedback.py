@@ -21,6 +21,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from browserkit import PHONE, LiveServer, Tracker, screenshot, wait_seq
 from test_browser_replay_join import finished_match
 from test_browser_ui import wait_turn
@@ -228,6 +230,35 @@ def test_stepping_a_replay_with_its_buttons_keeps_the_focus_on_the_button(browse
             page.wait_for_function(f"() => document.body.dataset.step === '{step}'")
         assert page.evaluate("() => document.activeElement.id") == "replay-next"
         assert page.evaluate("() => document.activeElement.__kept === 1"), "the button was rebuilt"
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("page_kind", ["replay", "review"])
+def test_the_replay_and_review_dialogs_take_trap_and_give_back_the_focus(
+        browser: Any, server: LiveServer, tracker: Tracker, page_kind: str) -> None:
+    """The scores dialog of a replay and of a review: it takes the focus, Tab stays in
+    it, and closing it (Escape, or its Close button) puts the focus back on Scores."""
+    mid, _token = finished_match(server)
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    try:
+        page = tracker.watch(ctx.new_page())
+        page.goto(f"{server.base}/{page_kind}/{mid}?step=0")
+        page.wait_for_selector(".replay-page-board")
+        for close in ("Escape", "#close-modal"):
+            page.focus("#scores")
+            page.keyboard.press("Enter")
+            page.wait_for_selector(".modal")
+            assert page.evaluate("() => document.activeElement.closest('.modal') !== null"), "the dialog has no focus"
+            for _ in range(3):
+                page.keyboard.press("Tab")
+                assert page.evaluate("() => document.activeElement.closest('.modal') !== null"), "Tab left the dialog"
+            if close == "Escape":
+                page.keyboard.press("Escape")
+            else:
+                page.click(close)
+            page.wait_for_selector(".modal", state="detached")
+            assert page.evaluate("() => document.activeElement.id") == "scores", f"{close}: the focus did not come back"
     finally:
         ctx.close()
 

@@ -7,6 +7,7 @@ import { h, api, seatToken, seatParam, downloadRecord, morphInto } from "./util.
 import { t, gameTitle } from "./i18n.js";
 import { topbar } from "./lobby.js";
 import { loadGame, gameModule } from "./games/index.js";
+import { dialogBox, DialogFocus } from "./dialogs.js";
 
 const AUTOPLAY_MS = 700;
 
@@ -19,6 +20,7 @@ export class ReplayPage {
   constructor(root, matchId) {
     this.root = root;
     this.id = matchId;
+    this.dialogFocus = new DialogFocus();
     this.info = null;
     this.replay = null;
     this.index = 0;
@@ -153,13 +155,20 @@ export class ReplayPage {
   /** Redraw by morphing (util.morphInto): a step keeps the focus where it was (the
    * button or slider just used), so the keyboard can go on stepping. */
   render() {
+    const before = document.activeElement;
     const root = document.createElement("div");
     root.className = "page table-page replay-page";
     this.build(root);
     morphInto(this.root, [...root.childNodes], root.className);
+    this.focusDialog(before);
     const list = this.root.querySelector(".log-list");
     const cur = list && list.querySelector(".is-current");
     if (list) list.scrollTop = cur ? cur.offsetTop - list.clientHeight / 2 : 0;
+  }
+
+  /** A dialog that opens takes the focus; when it closes the focus goes back (dialogs.js). */
+  focusDialog(before) {
+    this.dialogFocus.update(this.root, this.modal, before);
   }
 
   /** The page's name, in its title and heading. */
@@ -320,8 +329,7 @@ export class ReplayPage {
       title = t("scores");
       body = game.scoresTable(ctx);
     }
-    const dialog = h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title },
-      h("h2", null, title), body,
+    const dialog = dialogBox(title, body,
       h("div.actions", null, h("button.primary#close-modal", { type: "button", onclick: close }, t("close"))));
     return h("div.backdrop", { onclick: (e) => { if (e.target === e.currentTarget) close(); } }, dialog);
   }

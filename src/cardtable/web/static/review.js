@@ -70,7 +70,9 @@ export class ReviewPage extends ReplayPage {
    * page stays scrolled where it was. */
   render() {
     const scrolled = window.scrollY;
+    const before = document.activeElement;
     keepingFocus(() => this.draw());
+    this.focusDialog(before);
     if (window.scrollY !== scrolled) window.scrollTo(0, scrolled);
   }
 

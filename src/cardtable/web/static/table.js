@@ -18,6 +18,7 @@ import {
   announcer, announce, animateMoves, cardPlaces, yourTurn, soundOn, setSound, notifyOn, setNotify,
 } from "./feedback.js";
 import { hintChances } from "./hint_chances.js";
+import { dialogBox, DialogFocus } from "./dialogs.js";
 import { reviewLink } from "./review_link.js";
 
 const QUIET_ERRORS = new Set(["stale", "duplicate"]);
@@ -66,6 +67,7 @@ export class TablePage {
   constructor(root, matchId) {
     this.root = root;
     this.id = matchId;
+    this.dialogFocus = new DialogFocus();
     this.conn = null;
     this.you = null;
     this.role = null;
@@ -428,24 +430,9 @@ export class TablePage {
     this.turnToFit = false;
   }
 
-  /** A dialog that opens takes the focus (its first control); when it closes the
-   * focus goes back to where it was (or to the first tool, if that is gone). */
+  /** A dialog that opens takes the focus; when it closes the focus goes back (dialogs.js). */
   focusDialog(before) {
-    const was = this.shownModal || null;
-    this.shownModal = this.modal;
-    if (this.modal === was) return;
-    if (this.modal) {
-      if (!was) this.focusBack = before && before !== document.body ? { el: before, id: before.id } : null;
-      const dialog = this.root.querySelector(".modal");
-      const first = dialog && dialog.querySelector("select, button, a[href], input");
-      if (first) first.focus({ preventScroll: true });
-      return;
-    }
-    const back = this.focusBack;
-    this.focusBack = null;
-    const again = back && (back.el.isConnected ? back.el : back.id && document.getElementById(back.id));
-    const target = again || this.root.querySelector(".tools button, .tools a[href]");
-    if (target) target.focus({ preventScroll: true });
+    this.dialogFocus.update(this.root, this.modal, before);
   }
 
   draw() {
@@ -700,19 +687,9 @@ export class TablePage {
       h("button.primary#leave-go", { type: "button", onclick: go }, t("leave_go"))]];
   }
 
-  /** A dialog in which Tab and Shift+Tab stay. */
+  /** A dialog in which Tab and Shift+Tab stay (dialogs.js). */
   dialog(title, ...children) {
-    const trap = (ev) => {
-      if (ev.key !== "Tab") return;
-      const stops = [...ev.currentTarget.querySelectorAll("a[href], button:not([disabled]), select, input, [tabindex]")];
-      if (!stops.length) return;
-      const at = stops.indexOf(document.activeElement);
-      const next = ev.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : (at === stops.length - 1 ? 0 : at + 1);
-      ev.preventDefault();
-      stops[next].focus();
-    };
-    return h("div.modal", { role: "dialog", "aria-modal": "true", "aria-label": title, onkeydown: trap },
-      h("h2", null, title), ...children);
+    return dialogBox(title, ...children);
   }
 
   modalBox(ctx, game) {
