@@ -126,18 +126,19 @@ ROLE_LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "measures": ((), ()),
     "decisions": ((), ()),
     "heuristic": (("cardtable.agents",), ()),
-    "knowledge": (("cardtable.agents",), ()),
+    "knowledge": (("cardtable.agents", "cardtable.kernels"), ("numpy",)),
     "terminal": (("cardtable.console", "cardtable.i18n"), ("rich",)),
     "tensor": (("cardtable.rl.encoding",), ("numpy",)),
     "kernel": (("cardtable.kernels",), ("numpy", "numba")),
 }
 """What each module of ``cardtable.games.<game>`` may import, by its role: the engine
 and its data only the standard library and the core; the heuristic and the knowledge
-the agents' layer; the terminal renderer the console; the tensor encoder the RL
+the agents' layer (the knowledge also its game's kernel, for the search's play-outs, only
+where the optional extra is installed); the terminal renderer the console; the tensor encoder the RL
 encoding; the kernel the kernels (numba)."""
 
 OWN_PARTS: dict[str, tuple[str, ...]] = {
-    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions"),
+    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions", "kernel"),
     "kernel": ("heuristic", "decisions"),
 }
 """The game's own parts a part may import besides the engine (``rules``, the package)."""

@@ -171,9 +171,9 @@ _KERNEL: list[Any] = []
 def _kernel() -> Any:
     """:mod:`cardtable.games.lost_cities.kernel`, or ``None`` without the extra ``fast``."""
     if not _KERNEL:
-        from cardtable import kernels
+        from cardtable.kernels import available
 
-        if kernels.available():
+        if available():
             from cardtable.games.lost_cities import kernel
 
             _KERNEL.append(kernel)

@@ -10,6 +10,7 @@ per-game measures), ``pictures`` (the rule texts' card notation).
 from __future__ import annotations
 
 from cardtable.games.lost_ranks.rules import (
+    TRICK_KEY_TABLE,
     FORCE_BONUS,
     JACK_POINTS,
     PHANTOM_SIZE,
@@ -61,6 +62,7 @@ from cardtable.games.lost_ranks.rules import (
 )
 
 __all__ = [
+    "TRICK_KEY_TABLE",
     "FORCE_BONUS", "JACK_POINTS", "PHANTOM_SIZE", "ROUND_CAP", "SPY_POINTS", "TARGET", "TWO_PLAYER_ROUNDS",
     "ACE_DIAMONDS", "ACE_HEARTS", "ALL_CARDS", "ARMY_NAMES", "BLACK", "CARD_RANK", "CARD_SUIT",
     "CardFaceUp", "CardPlayed", "COLOUR_JACKS", "constrained_deal", "count_deals", "DRAW",

@@ -35,6 +35,8 @@ import numpy.typing as npt
 from cardtable.games.lost_ranks import rules
 from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RED, SPY_BIT, LostRanks
 from cardtable.kernels import PlayOuts
+from cardtable.kernels import bits
+from cardtable.kernels.bits import bit_count, bit_index
 from cardtable.kernels.jit import njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -66,14 +68,14 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 (PLAYED_EV, DRAW_EV, FACE_UP_EV, WON_EV, NO_WINNER_EV, ROUND_END_EV, ROUND_START_EV, MATCH_END_EV, RED_EV, BLACK_EV,
  SEAT0_EV, TIEBREAK_EV, FIRST_DEALER_EV) = range(13)
 
-njit, inline = njit_keyed(rules), njit_keyed(rules, inline=True)
+njit, inline = njit_keyed(bits, rules), njit_keyed(bits, rules, inline=True)
 """The kernel's functions embed the engine's tables: their cache entries follow its
 source; ``inline``: the inner loop's, compiled into their callers."""
 SUIT_MASKS: Final = np.asarray(rules.SUIT_MASKS, dtype=np.int64)
 JACK_BITS: Final = np.asarray(rules.JACK_BITS, dtype=np.int64)
 COLOUR_JACKS: Final = np.asarray(rules.COLOUR_JACKS, dtype=np.int64)
 SUIT_COLOUR: Final = np.asarray(rules.SUIT_COLOUR, dtype=np.int64)
-TRICK_KEYS: Final = np.asarray(rules._TRICK_KEYS, dtype=np.int64)
+TRICK_KEYS: Final = np.asarray(rules.TRICK_KEY_TABLE, dtype=np.int64)
 """``TRICK_KEYS[trump, led, card]`` (LR-10; ``led`` -1, not set yet, is the last row)."""
 SOLDIERS: Final = rules.SOLDIERS
 NOT_SPY: Final = rules.ALL_CARDS & ~SPY_BIT
@@ -81,30 +83,6 @@ DRAW_FLAG: Final = 1 << rules.DRAW
 """In a legal mask: ``draw two`` is legal."""
 DRAWN_FLAG: Final = 1 << rules.PHANTOM_BASE
 """In a legal mask: the card bits are the drawn pair's (actions ``54 + c``)."""
-
-
-@inline
-def _bit_count(x: int) -> int:
-    """Set bits of ``x`` (0 <= x < 2**63)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    n: int = x & 0x7F
-    return n
-
-
-@inline
-def _bit_index(low: int) -> int:
-    """The index of the one set bit of ``low``."""
-    a = 0
-    for step in (32, 16, 8, 4, 2, 1):
-        if low >> step:
-            a += step
-            low >>= step
-    return a
 
 
 # --- rounds ----------------------------------------------------------------------------------
@@ -170,12 +148,12 @@ def _round_points(s: Vector, army: int) -> int:
     cap = s[CAPTURED + army]
     points = 0
     if SUIT_COLOUR[s[TRUMP]] == army:
-        points += 2 * _bit_count(cap & COLOUR_JACKS[army])
+        points += 2 * bit_count(cap & COLOUR_JACKS[army])
     if cap & SPY_BIT:
         points += 2
     if s[FORCE]:
-        mine = _bit_count(cap & ~SOLDIERS)
-        theirs = _bit_count(s[CAPTURED + 1 - army] & ~SOLDIERS)
+        mine = bit_count(cap & ~SOLDIERS)
+        theirs = bit_count(s[CAPTURED + 1 - army] & ~SOLDIERS)
         if mine > theirs:
             points += 1
     return points
@@ -370,9 +348,9 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
 def _random_action(mask: int) -> int:
     """A uniformly random set bit of ``mask`` (a legal action)."""
     m = mask & ~DRAWN_FLAG
-    for _ in range(np.random.randint(_bit_count(m))):
+    for _ in range(np.random.randint(bit_count(m))):
         m &= m - 1
-    a = _bit_index(m & -m)
+    a = bit_index(m & -m)
     return a + rules.PHANTOM_BASE if mask & DRAWN_FLAG else a
 
 

@@ -215,6 +215,8 @@ _TRICK_KEYS: Final = tuple(
     tuple(tuple(_trick_key(c, trump, led) for c in range(NUM_CARDS)) for led in (0, 1, 2, 3, -1)) for trump in range(4)
 )
 """``_TRICK_KEYS[trump][led][card]``; ``led`` -1 (not set yet) is the last row."""
+TRICK_KEY_TABLE: Final = _TRICK_KEYS
+""":data:`_TRICK_KEYS` for the compiled kernel, which embeds the engine's own table (LR-10)."""
 
 _ENTRIES: Final = tuple(
     tuple((p, c, HAND) for c in range(NUM_CARDS)) + ((p, -1, -1),) + tuple((p, c, PHANTOM) for c in range(NUM_CARDS))

@@ -10,6 +10,7 @@ per-game measures), ``pictures`` (the rule texts' card notation).
 from __future__ import annotations
 
 from cardtable.games.rank.rules import (
+    ANSWERS_TABLE,
     PULL_BACK_DRAWS,
     ACTION_NAMES,
     ALL_KINDS,
@@ -39,6 +40,7 @@ from cardtable.games.rank.rules import (
 )
 
 __all__ = [
+    "ANSWERS_TABLE",
     "PULL_BACK_DRAWS",
     "ACTION_NAMES", "ALL_KINDS", "AntiRankDeclared", "AntiRankOver", "CardDrawn", "CardPlayed",
     "constrained_deal", "constraints_of_view", "DRAW", "HAND_SIZE", "HandConstraints", "INFO",

@@ -36,6 +36,8 @@ from cardtable.games.rank import decisions, rules
 from cardtable.cards import JOKER
 from cardtable.games.rank.rules import DRAW, HAND_SIZE, NUM_KINDS, PASS, Rank, pack_counts
 from cardtable.kernels import PlayOuts
+from cardtable.kernels import bits
+from cardtable.kernels.bits import bit_count, bit_index
 from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -67,11 +69,11 @@ _decisions = compile_shared(decisions, ("coverage", "p_stuck", "stuck_table", "_
                                         "turn_choice", "anti_choice"), decisions.TABLES)
 stuck_table, turn_choice, anti_choice = _decisions["stuck_table"], _decisions["turn_choice"], _decisions["anti_choice"]
 ANSWERS: Final = _decisions["ANSWERS"]
-njit, inline = njit_keyed(rules, decisions), njit_keyed(rules, decisions, inline=True)
+njit, inline = njit_keyed(bits, rules, decisions), njit_keyed(bits, rules, decisions, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
 cache entries follow those modules' sources too; ``inline``: the inner loop's, compiled
 into their callers."""
-ANY: Final = np.asarray(rules._ANY, dtype=np.int64)
+ANY: Final = np.asarray(rules.ANSWERS_TABLE, dtype=np.int64)
 """Kinds that answer a top card at some RG-4 tier (the engine's table)."""
 DRAW_BIT: Final = 1 << DRAW
 PASS_BIT: Final = 1 << PASS
@@ -173,7 +175,7 @@ def _hand_emptied(s: Vector, p: int, events: Vector) -> None:
     if alive & (alive - 1):
         _enter(s, q, events)
         return
-    loser = _bit_index(alive)
+    loser = bit_index(alive)
     s[ORDER + s[OUT_N]] = loser
     s[CUR], s[MASK], s[ANTI] = -1, 0, 0
     events[loser, END_EV] += 1
@@ -276,36 +278,12 @@ def _apply(s: Vector, a: int, events: Vector) -> None:
 
 
 @inline
-def _bit_count(x: int) -> int:
-    """Set bits of ``x`` (0 <= x < 2**63)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x = x + (x >> 8)
-    x = x + (x >> 16)
-    x = x + (x >> 32)
-    n: int = x & 0x7F
-    return n
-
-
-@inline
-def _bit_index(low: int) -> int:
-    """The index of the one set bit of ``low``."""
-    a = 0
-    for step in (32, 16, 8, 4, 2, 1):
-        if low >> step:
-            a += step
-            low >>= step
-    return a
-
-
-@inline
 def _random_action(mask: int) -> int:
     """A uniformly random set bit of ``mask`` (a legal action)."""
     m = mask
-    for _ in range(np.random.randint(_bit_count(mask))):
+    for _ in range(np.random.randint(bit_count(mask))):
         m &= m - 1
-    return _bit_index(m & -m)
+    return bit_index(m & -m)
 
 
 # --- the heuristic -------------------------------------------------------------------------
@@ -317,8 +295,8 @@ def _heuristic(s: Vector, noise: npt.NDArray[np.float64]) -> int:
     :mod:`cardtable.games.rank.decisions`, compiled), breaking ties with ``noise[i]``
     for the ``i``-th playable rank."""
     mask = s[MASK]
-    if _bit_count(mask) <= 1:
-        return _bit_index(mask)
+    if bit_count(mask) <= 1:
+        return bit_index(mask)
     me, packs = s[CUR], 1 if s[PLAYERS] <= 4 else 2
     counts = np.zeros(14, dtype=np.int64)
     first = np.full(14, -1, dtype=np.int64)

@@ -132,6 +132,8 @@ _ADJ: Final[tuple[int, ...]] = tuple(
 _SAME: Final[tuple[int, ...]] = tuple([_RANK_MASK[t % 13] for t in range(52)] + [0])
 _ANY: Final[tuple[int, ...]] = tuple([_ADJ[t] | _SAME[t] | _AK | _JKB for t in range(52)] + [ALL_KINDS])
 """Kinds that may be played on top card t at some tier: "can this hand play at all"."""
+ANSWERS_TABLE: Final = _ANY
+""":data:`_ANY` for the compiled kernel, which embeds the engine's own table (RG-4)."""
 
 # Public log codes: (move, code, seat, a, b)
 L_START, L_PLAY, L_DRAW, L_PASS, L_PULLBACK, L_OUT, L_ANTI, L_ANTI_OVER, L_LOSE = range(9)
