@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import importlib
 import ipaddress
@@ -14,6 +15,7 @@ import os
 import socket
 import sys
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
@@ -68,6 +70,24 @@ def host_warning(host: str, allowed_hosts: tuple[str, ...]) -> str | None:
     return (f"warning: listening on {host or '*'}, but answering only requests addressed to {answered}; "
             "other machines reaching this one by its name or network address are refused (bad_origin). "
             "Allow each such name or address with --allowed-host NAME (repeatable; '*' allows any).")
+
+
+def _server_class() -> Any:
+    import uvicorn
+
+    class QuietServer(uvicorn.Server):
+        """uvicorn's server, stopping on Ctrl-C or SIGTERM after its graceful shutdown without
+        raising the signal again afterwards (which printed a KeyboardInterrupt traceback)."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                try:
+                    yield
+                finally:
+                    self._captured_signals.clear()
+
+    return QuietServer
 
 
 def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None = None, *,
@@ -128,7 +148,7 @@ def run(host: str = DEFAULT_HOST, port: int = DEFAULT_PORT, db_url: str | None =
                             ws_ping_timeout=20.0, lifespan="on", ws_per_message_deflate=ws_compression,
                             timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
                             proxy_headers=proxy_headers, forwarded_allow_ips=forwarded_allow_ips)
-    server = uvicorn.Server(config)
+    server = _server_class()(config)
     tune_gc()
     try:
         server.run(sockets=[sock])
