@@ -30,13 +30,14 @@ def match_id_of(page: Page) -> str:
     return m.group(1)
 
 
-def play_out(page: Page, server: LiveServer, mid: str) -> int:
-    """Discard the first card and draw from the deck, by the keyboard, until the end."""
+def play_moves(page: Page, server: LiveServer, mid: str, moves: int) -> int:
+    """Discard the first card and draw from the deck, by the keyboard, ``moves`` times
+    or until the end: the moves made."""
     steps = 0
     while True:
         seq, views, _texts, finished, _legal = server.truth(mid)
         wait_seq(page, seq)
-        if finished:
+        if finished or steps >= moves:
             return steps
         if views[0]["current_player"] != 0:
             page.wait_for_function(f"() => Number(document.body.dataset.seq) > {seq}")
@@ -65,8 +66,11 @@ def test_a_rated_match_against_the_ai_shows_on_the_leaderboard_and_profile(brows
         mid = match_id_of(page)
         info = server.http.get(f"/api/matches/{mid}").json()
         assert info["rated"] and info["seats"][0]["account"] and info["seats"][0]["name"] == name
-        assert play_out(page, server, mid) > 20
-        page.wait_for_selector(".modal")
+        assert play_moves(page, server, mid, 6) == 6  # a few moves by the keyboard, then resign:
+        page.click("#resign")  # a resigned rated match is rated like any other end
+        page.click("#resign-go")
+        page.wait_for_selector(".modal .verdict:has-text('You resigned.')")
+        assert server.snapshot(mid)[3] is True
 
         page.goto(server.base + "/leaderboard?game=lost-cities")
         row = page.wait_for_selector(f"table.leaderboard tr:has(a:text('{name}'))")
