@@ -211,7 +211,7 @@ def test_a_name_being_typed_on_the_join_page_survives_a_redraw(browser: Any, ser
 def test_the_lobby_shows_who_joined_instead_of_a_dead_invite(browser: Any, server: LiveServer,
                                                               tracker: Tracker) -> None:
     """Once a friend claims a seat by its link, the link answers auth_failed: the
-    creator's lobby shows "joined by NAME" there (after its next refresh), not the link."""
+    creator's lobby shows "joined by NAME" there (told at once by the turn feed), not the link."""
     ann_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     bob_ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
     try:

@@ -280,15 +280,17 @@ def turn_events(srv: ServerThread, query: str) -> tuple[httpx.Client, Any, Itera
     return client, (stream, response), response.iter_lines()
 
 
-def next_turn(lines: Iterator[str]) -> Msg:
-    """The data of the next ``turn`` event (comments and keep-alives skipped)."""
+def next_turn(lines: Iterator[str], change: str | None = "turn") -> Msg:
+    """The data of the next ``turn`` event of ``change`` (comments, keep-alives and
+    news of other changes skipped; ``None``: of any change)."""
     kind = None
     for line in lines:
         if line.startswith("event: "):
             kind = line[len("event: "):]
         elif line.startswith("data: ") and kind == "turn":
             data: Msg = json.loads(line[len("data: "):])
-            return data
+            if change is None or data.get("change") == change:
+                return data
     raise AssertionError("the turn event stream ended")
 
 
@@ -310,6 +312,28 @@ def test_a_correspondence_match_tells_the_watching_pages_whose_turn_it_is(srv: S
             (a, b)[other].send({"type": "resign", "confirm": True})
             ended = next_turn(lines)
             assert ended["match"] == mid and ended["status"] == "finished" and ended["current_player"] is None
+    finally:
+        stream.__exit__(None, None, None)
+        client.close()
+
+
+def test_the_turn_feed_tells_the_players_pages_when_somebody_takes_a_seat(srv: ServerThread) -> None:
+    """An unlisted match too: "Your matches" shows who joined without waiting for a refresh."""
+    made = srv.create("lost-cities", {"rounds": 1}, [{"kind": "human"}, {"kind": "human"}])
+    mid = made["match"]
+    client, (stream, response), lines = turn_events(srv, mid)
+    try:
+        assert next(line for line in lines if line.startswith(":")) == ": ready"
+        players = (join(srv, mid, made["seats"][0]["token"], name="Ann"),
+                   join(srv, mid, made["seats"][1]["token"], name="Bob"))
+        with players[0], players[1]:
+            mover, _ = turn_of(players[0])
+            play_turn(players[mover], mover)  # then a new turn: the news of the seats came before it
+            seen = []
+            while not seen or seen[-1]["change"] != "turn":
+                seen.append(next_turn(lines, change=None))
+            assert [n["change"] for n in seen].count("seats") >= 2, seen
+            assert all(n["match"] == mid and n["status"] == "active" for n in seen)
     finally:
         stream.__exit__(None, None, None)
         client.close()

@@ -1104,14 +1104,20 @@ class Rooms:
         self.announce(room, "created")
 
     def announce(self, room: Room, change: str) -> None:
-        """Tell the lobby pages of a change to ``room``, if the lobby lists it."""
+        """Tell the lobby pages of a change to ``room``, if the lobby lists it, and the
+        pages of its players of a change of seats (listed or not: "Your matches" shows
+        who joined)."""
         if room.row.options.get("listed"):
             self.lobby.publish(room.id, change)
+        if change == "seats":
+            self.publish_turn(room, "seats")
 
-    def publish_turn(self, room: Room) -> None:
-        """Tell the pages watching ``room``'s turns (:class:`~cardtable.server.turns.TurnFeed`)."""
+    def publish_turn(self, room: Room, change: str = "turn") -> None:
+        """Tell the pages watching ``room``'s turns (:class:`~cardtable.server.turns.TurnFeed`)
+        that it came to a new turn or ended (``change`` ``"turn"``) or that its seats changed
+        (``"seats"``)."""
         if self.turns.watched(room.id):
-            self.turns.publish(room.id, {"match": room.id, "seq": room.seq, "status": room.status(),
+            self.turns.publish(room.id, {"match": room.id, "change": change, "seq": room.seq, "status": room.status(),
                                          "current_player": None if room.finished else room.state.current_player(),
                                          "clock": room.clock_info()})
 

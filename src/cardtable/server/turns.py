@@ -3,8 +3,10 @@ the "your turn" notice of correspondence matches (``GET /api/turns/events``).
 
 A page subscribes with the ids of the matches it holds seats in (its "your
 matches"); whenever one of them comes to a new seat's turn, or ends, the page
-gets ``{"match", "seq", "current_player", "status", "clock"}`` and can tell its
-player (the lobby marks the match; a page in the background may notify).  What
+gets ``{"match", "change": "turn", "seq", "current_player", "status", "clock"}`` and
+can tell its player (the lobby marks the match; a page in the background may notify);
+when somebody takes or leaves a seat, the same with ``"change": "seats"`` (the lobby
+shows who joined).  What
 is sent is the match's public info, which anyone who knows the id may read.
 
 >>> feed = TurnFeed(max_subscribers=2, max_matches=3)

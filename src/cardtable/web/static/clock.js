@@ -167,9 +167,9 @@ export function clockFields(form, rerender) {
   return box;
 }
 
-/** Hear when one of `seats` ({id, seat} of "Your matches") comes to a new turn or ends
- * (GET /api/turns/events); `onNews` gets the news, and a turn that comes to the seat
- * fires "cardtable:your-turn" on window. Returns the EventSource (or null). */
+/** Hear when one of `seats` ({id, seat} of "Your matches") comes to a new turn, ends or
+ * changes seats (GET /api/turns/events); `onNews` gets the news, and a turn that comes to
+ * the seat fires "cardtable:your-turn" on window. Returns the EventSource (or null). */
 export function listenTurns(seats, onNews) {
   const ids = [...new Set(seats.map((s) => s.id))].slice(0, 50);
   if (!window.EventSource || !ids.length) return null;
@@ -178,6 +178,7 @@ export function listenTurns(seats, onNews) {
     let news;
     try { news = JSON.parse(ev.data); } catch { return; }
     for (const s of seats) {
+      if (news.change === "seats") break; // somebody joined or left: not a new turn
       if (s.id !== news.match || s.seat === null || news.current_player !== s.seat) continue;
       window.dispatchEvent(new CustomEvent("cardtable:your-turn", { detail: {
         match: news.match, seat: s.seat, game: s.game, deadline: news.clock ? news.clock.deadline : null,

@@ -46,7 +46,6 @@ export class LobbyPage {
     this.render();
     this.refresh();
     this.listen();
-    this.turns = listenTurns(mySeats(), () => this.refresh({ open: false }));
     // the open list is pushed (listen); the timer still updates "Your matches"
     this.timer = setInterval(() => this.refresh({ open: !this.feedOpen }), 15000);
     // another tab took a seat or forgot one: show it here too
@@ -97,7 +96,21 @@ export class LobbyPage {
     window.removeEventListener("storage", this.onStorage);
   }
 
+  /** Hear of new turns and seats in "Your matches" (GET /api/turns/events), subscribing
+   * again when that list changes (a match created or joined here or in another tab). */
+  watchTurns() {
+    const seats = mySeats();
+    const seated = new Set(seats.map((s) => s.id));
+    for (const id of Object.keys(myMatches())) if (!seated.has(id)) seats.push({ id, seat: null });
+    const key = [...new Set(seats.map((s) => s.id))].join(",");
+    if (key === this.turnsKey) return;
+    this.turnsKey = key;
+    if (this.turns) this.turns.close();
+    this.turns = listenTurns(seats, () => this.refresh({ open: false }));
+  }
+
   async refresh({ open = true } = {}) {
+    this.watchTurns();
     if (open) await this.fetchOpen();
     const mine = Object.entries(myMatches()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 30);
     await Promise.all(mine.map(async ([id]) => {
@@ -165,6 +178,7 @@ export class LobbyPage {
       const open = r.info.seats.filter((s) => s.open).map((s) => s.seat);
       this.created = { id: r.match, invites, open, game: game.name };
       this.render();
+      this.watchTurns(); // hear at once when a friend takes a seat
       const panel = this.root.querySelector(".created");
       if (panel) panel.scrollIntoView({ block: "nearest" });
     } catch (err) {
