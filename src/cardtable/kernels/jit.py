@@ -66,14 +66,15 @@ def njit_keyed(*modules: types.ModuleType, inline: bool = False) -> Callable[[F]
 
 
 def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Iterable[str],
-                   overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+                   overrides: Mapping[str, Any] | None = None, inline: bool = False) -> dict[str, Any]:
     """Compiled twins of the plain functions ``names`` of ``module``, which stays as it is.
 
     The twins share one copy of the module's globals in which the functions are
     replaced by their compiled versions (so that they call each other compiled), the
     lookup tables ``tables`` (tuples of ints) by int64 arrays and the names of
     ``overrides`` by the compiled functions given there (e.g. a bit trick that Python
-    does with ``int.bit_length``); numba freezes all of them at compile time.  Returns
+    does with ``int.bit_length``); numba freezes all of them at compile time.  With
+    ``inline`` the twins are compiled into their callers (:func:`njit_inline`).  Returns
     that namespace: ``compiled["plan"]`` and so on."""
     namespace = dict(vars(module))
     namespace.update(overrides or {})
@@ -84,5 +85,5 @@ def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Itera
         twin = types.FunctionType(source.__code__, namespace, source.__name__, source.__defaults__)
         twin.__qualname__ = source.__qualname__
         twin.__module__ = source.__module__
-        namespace[name] = njit(twin)
+        namespace[name] = njit_inline(twin) if inline else njit(twin)
     return namespace

@@ -472,7 +472,7 @@ def _uniform(rng: int) -> float:
 
 
 _rollout = compile_shared(rollout, rollout.FUNCTIONS, rollout.TABLES,
-                          {"top_bit": bit_index, "ones": bit_count, "uniform": _uniform})
+                          {"top_bit": bit_index, "ones": bit_count, "uniform": _uniform}, inline=True)
 rollout_move = _rollout["rollout_move"]
 """:func:`cardtable.games.lost_ranks.rollout.rollout_move` compiled: the search's play-out policy."""
 
@@ -492,11 +492,9 @@ def _actions(mask: int, out: Vector) -> int:
 
 
 @search_njit
-def policy_round(s: Vector, seed: int, played: Vector) -> int:
+def _policy_round(s: Vector, played: Vector) -> int:
     """Play the round of ``s`` to its end (or the match's) with the search's play-out
-    policy, numba's generator seeded with ``seed``; the actions go to ``played`` (as many
-    as fit).  Returns the number of actions applied."""
-    np.random.seed(seed)
+    policy; the actions go to ``played`` (as many as fit).  Returns how many were applied."""
     n = s[PLAYERS]
     none = np.empty((0, 53), dtype=np.int64)
     round_scores = np.zeros((0, n), dtype=np.int64)
@@ -505,17 +503,49 @@ def policy_round(s: Vector, seed: int, played: Vector) -> int:
     for seat in range(n):
         armies[seat] = RED if seat % 2 == s[RED_PARITY] else BLACK
     legal = np.empty(54, dtype=np.int64)
-    phantoms = s[PHANTOM: PHANTOM + 18].reshape((2, 9))
+    # views of the vector, which the moves below update in place
+    seats, cards, hands = s[TRICK_SEAT: TRICK_SEAT + 4], s[TRICK_CARD: TRICK_CARD + 4], s[HAND: HAND + n]
+    phantoms, phantom_n = s[PHANTOM: PHANTOM + 18].reshape((2, 9)), s[PHANTOM_N: PHANTOM_N + 2]
     r, moves = s[ROUND], 0
     while s[CUR] >= 0 and s[ROUND] == r:
         k = _actions(_legal(s), legal)
-        a = rollout_move(s[CUR], armies, s[TRUMP], s[LED], s[TRICK_N], s[TRICK_SEAT: TRICK_SEAT + 4],
-                         s[TRICK_CARD: TRICK_CARD + 4], s[HAND: HAND + n], phantoms, s[PHANTOM_N: PHANTOM_N + 2],
+        a = rollout_move(s[CUR], armies, s[TRUMP], s[LED], s[TRICK_N], seats, cards, hands, phantoms, phantom_n,
                          1 if s[PENDING] >= 0 else 0, legal, k, 0)
         if moves < played.shape[0]:
             played[moves] = a
         _apply(s, a, none, round_scores, events)
         moves += 1
+    return moves
+
+
+@search_njit
+def policy_round(s: Vector, seed: int, played: Vector) -> int:
+    """:func:`_policy_round` of ``s`` in place, numba's generator seeded with ``seed``."""
+    np.random.seed(seed)
+    moves: int = _policy_round(s, played)
+    return moves
+
+
+ROUND_RESULT: Final = ("red", "black", "rounds", "tiebreaks", "outcome")
+"""The columns of :func:`policy_rounds`' results: army totals, rounds played, tiebreak
+rounds, outcome (-1 on, 0 Red won, 1 Black won, 2 draw)."""
+
+
+@search_njit
+def policy_rounds(s: Vector, seed: int, results: Vector) -> int:
+    """``results.shape[0]`` play-outs of copies of ``s`` by :func:`_policy_round`, numba's
+    generator seeded once with ``seed``; row ``i`` of ``results`` gets play-out ``i``'s
+    :data:`ROUND_RESULT`.  Returns the actions applied in all."""
+    np.random.seed(seed)
+    none = np.empty(0, dtype=np.int64)
+    moves = 0
+    for i in range(results.shape[0]):
+        t = s.copy()
+        moves += _policy_round(t, none)
+        outcome = t[OUTCOME]
+        results[i, 0], results[i, 1], results[i, 4] = t[TOTALS + RED], t[TOTALS + BLACK], outcome
+        results[i, 2] = t[ROUND] + (1 if outcome >= 0 else 0)
+        results[i, 3] = t[TIEBREAKS]
     return moves
 
 
@@ -553,16 +583,10 @@ def export(state: LostRanksState) -> Vector:
     return np.array(v, dtype=np.int64)
 
 
-NO_RECORD: Final = np.empty(0, dtype=np.int64)
-"""A ``played`` array that records nothing."""
-
-
-def policy_playout(state: LostRanksState, seed: int, played: Vector = NO_RECORD) -> tuple[int, int, int, int, int, int]:
-    """The search's policy play-out of ``state`` to the end of its round in the kernel:
-    ``(actions, red total, black total, rounds played, tiebreak rounds, outcome)`` there
-    (outcome -1 on, 0 Red won, 1 Black won, 2 draw)."""
-    s = export(state)
-    moves = int(policy_round(s, seed, played))
-    outcome = int(s[OUTCOME])
-    rounds = int(s[ROUND]) + (1 if outcome >= 0 else 0)
-    return moves, int(s[TOTALS + RED]), int(s[TOTALS + BLACK]), rounds, int(s[TIEBREAKS]), outcome
+def policy_playouts(state: LostRanksState, seed: int, n: int) -> tuple[int, list[tuple[int, ...]]]:
+    """``n`` policy play-outs of ``state`` to the end of its round in the kernel
+    (:func:`policy_rounds`): the actions applied in all and each play-out's
+    :data:`ROUND_RESULT`."""
+    results = np.zeros((n, len(ROUND_RESULT)), dtype=np.int64)
+    moves = int(policy_rounds(export(state), seed, results))
+    return moves, [tuple(row) for row in results.tolist()]

@@ -36,6 +36,7 @@ from typing import Any, Final
 
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_ranks import LostRanks, LostRanksState
+from cardtable.games.lost_ranks.rules import ARMY_NAMES
 from cardtable.games.lost_ranks.rollout import rollout_move
 from cardtable.protocol import Game, State
 
@@ -128,9 +129,15 @@ class LostRanksKnowledge(Knowledge):
     """The exact constrained deal of ``resample`` (voids) costs about a millisecond with
     four players: reuse 64 sampled worlds per search."""
 
+    leaf_playouts = 4
+    """Policy play-outs per tree leaf in the compiled kernel (:meth:`kernel_values`), their
+    values averaged: in the kernel a play-out costs less than the tree's descent to the
+    leaf, so each descent buys a less noisy estimate."""
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.odds = MatchOdds(game)
+        self._red_values: dict[tuple[int, ...], float] = {}
 
     def round_of(self, state: State) -> int:
         assert isinstance(state, LostRanksState)
@@ -147,42 +154,46 @@ class LostRanksKnowledge(Knowledge):
     def evaluate(self, state: State) -> list[float]:
         assert isinstance(state, LostRanksState)
         red, black = state.army_totals
-        return self._values(state.armies, red, black, state.rounds_played, state.tiebreak_rounds,
-                            state.returns() if state.is_terminal() else None)
+        winner = state.winner()
+        outcome = -1 if not state.is_terminal() else 2 if winner is None else ARMY_NAMES.index(winner)
+        v = self.red_value(red, black, state.rounds_played, state.tiebreak_rounds, outcome)
+        return [v if a == 0 else -v for a in state.armies]
 
-    def _values(self, armies: tuple[int, ...], red: int, black: int, rounds: int, tiebreaks: int,
-                returns: list[float] | None) -> list[float]:
-        """Per-seat values (seats of ``armies``) of the army totals after ``rounds``
-        finished rounds (``returns``: the match's, once it is over)."""
+    def red_value(self, red: int, black: int, rounds: int, tiebreaks: int, outcome: int) -> float:
+        """The Red army's value of the totals ``red``, ``black`` after ``rounds`` finished
+        rounds (``outcome``: -1 on, else the match's: 0 Red won, 1 Black won, 2 draw);
+        the Black army's is its negative."""
         margin = 0.1 * math.tanh((red - black) / 4.0)
-        if returns is not None:
-            return [0.9 * r + (margin if armies[i] == 0 else -margin) for i, r in enumerate(returns)]
-        if tiebreaks:
-            p_red = self.odds.tiebreak(red, black)
-        else:
-            p_red = self.odds.win(red, black, rounds)
-        v_red = 0.9 * (2.0 * p_red - 1.0) + margin
-        return [v_red if a == 0 else -v_red for a in armies]
+        if outcome >= 0:
+            return 0.9 * (1.0 if outcome == 0 else -1.0 if outcome == 1 else 0.0) + margin
+        p_red = self.odds.tiebreak(red, black) if tiebreaks else self.odds.win(red, black, rounds)
+        return 0.9 * (2.0 * p_red - 1.0) + margin
 
     def kernel_values(self, world: State, root_round: int, me: int, seed: int) -> tuple[list[float], int] | None:
-        """The policy play-out of ``world`` to the cut-off in the compiled kernel
-        (:func:`cardtable.games.lost_ranks.kernel.policy_playout`: the same policy as
-        :meth:`rollout_action`, compiled from :mod:`cardtable.games.lost_ranks.rollout`,
-        its random numbers from ``seed``): the per-seat values there and the moves
-        played; ``None`` without the extra ``fast`` or for options the kernel refuses."""
+        """:attr:`leaf_playouts` policy play-outs of ``world`` to the cut-off in the compiled
+        kernel (:func:`cardtable.games.lost_ranks.kernel.policy_playouts`: the policy of
+        :meth:`rollout_action`, compiled from :mod:`cardtable.games.lost_ranks.rollout`, its
+        random numbers from ``seed``): their mean per-seat values and the moves played in
+        all; ``None`` without the extra ``fast`` or for options the kernel refuses."""
         kernel = self._kernel()
         if kernel is None:
             return None
         assert isinstance(world, LostRanksState)
         if self.cutoff(world, root_round):
             return self.evaluate(world), 0
-        moves, red, black, rounds, tiebreaks, outcome = kernel.policy_playout(world, seed & 0xFFFFFFFF)
-        armies = world.armies
-        returns = None if outcome < 0 else [0.0 if outcome == 2 else 1.0 if a == outcome else -1.0 for a in armies]
-        return self._values(armies, red, black, rounds, tiebreaks, returns), moves
+        moves, rows = kernel.policy_playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
+        cache = self._red_values
+        total = 0.0
+        for row in rows:
+            v = cache.get(row)
+            if v is None:
+                v = cache[row] = self.red_value(*row)
+            total += v
+        v = total / len(rows)
+        return [v if a == 0 else -v for a in world.armies], moves
 
     def kernel_playout(self, world: State, root_round: int, me: int, seed: int = 0) -> tuple[float, int] | None:
-        """:meth:`kernel_values` for seat ``me`` only (the flat search's hook)."""
+        """:meth:`kernel_values` for seat ``me`` only."""
         got = self.kernel_values(world, root_round, me, seed)
         return None if got is None else (got[0][me], got[1])
 

@@ -55,8 +55,8 @@ COLOUR_JACKS: Final = (1 << (13 + JACK) | 1 << (26 + JACK), 1 << JACK | 1 << (39
 """The Jacks of the Red army (diamonds, hearts) and of the Black army (clubs, spades)."""
 TABLES: Final = ("SUIT_COLOUR", "SUIT_MASK", "COLOUR_JACKS")
 """The module's lookup tables (the kernel compiles them as arrays)."""
-FUNCTIONS: Final = ("key", "hand_best", "phantom_best", "stake", "keep", "answer_best", "follow_move", "_enemy_jack",
-                    "lead_move", "rollout_move")
+FUNCTIONS: Final = ("key", "hand_best", "phantom_best", "stake", "keep", "answer_best", "later_best", "follow_move",
+                    "_enemy_jack", "lead_move", "rollout_move")
 """The functions the kernel compiles (with :data:`BIT_TRICKS` replaced)."""
 BIT_TRICKS: Final = ("top_bit", "ones")
 """The functions done with Python's int methods here, by the kernels' bit tricks there."""
@@ -175,6 +175,20 @@ def answer_best(hands: Sequence[int], phantoms: Sequence[Sequence[int]], phantom
     return phantom_best(phantoms, phantom_n, opp, suit, trump) if phantom_n[opp] else hand_best(hand, suit, trump)
 
 
+def later_best(hands: Sequence[int], p: int, later: int, lead: int, trump: int) -> tuple[int, int]:
+    """The best key the ``later`` seats after ``p`` can put on a trick led in ``lead``,
+    each with the best card its hand allows, and the first seat that has it: ``(-1, -1)``
+    when none can win."""
+    n = len(hands)
+    best, seat = -1, -1
+    for j in range(1, later + 1):
+        q = (p + j) % n
+        kq = hand_best(hands[q], lead, trump)
+        if kq > best:
+            best, seat = kq, q
+    return best, seat
+
+
 def follow_move(p: int, armies: Sequence[int], trump: int, led: int, trick_n: int, trick_seats: Sequence[int],
                 trick_cards: Sequence[int], hands: Sequence[int], legal: Sequence[int], nlegal: int,
                 rng: random.Random) -> int:
@@ -192,6 +206,7 @@ def follow_move(p: int, armies: Sequence[int], trump: int, led: int, trick_n: in
         k = key(c, led, trump)
         if k > best:
             best, winner = k, trick_seats[i]
+    later_k, later_seat = later_best(hands, p, n - trick_n - 1, led, trump) if led >= 0 else (-1, -1)
     pick = legal[0]
     top = -1e9
     for i in range(nlegal):
@@ -204,11 +219,10 @@ def follow_move(p: int, armies: Sequence[int], trump: int, led: int, trick_n: in
         k = key(c, lead, trump)
         if k > b:
             b, w = k, p
-        for j in range(1, n - trick_n):  # each later seat puts on the best card it has
-            q = (p + j) % n
-            kq = hand_best(hands[q], lead, trump)
-            if kq > b:
-                b, w = kq, q
+        if led < 0:  # the suit is the card's: the later seats' answers depend on it
+            later_k, later_seat = later_best(hands, p, n - trick_n - 1, lead, trump)
+        if later_k > b:
+            b, w = later_k, later_seat
         captor = armies[w] if w >= 0 else -1
         v = stake(cards | 1 << c, captor, army, trump) - keep(c, army, trump, two)
         if captor == army:
