@@ -9,7 +9,9 @@
   from heuristic self-play (Spy and active Jacks, LR-15; with Force Strength,
   LR-16, one army gets one point more), separately for 4 and 2 players.  Ties at the end count as half a win.
   Mapped to ``[-1, 1]`` and mixed with a small term for the point difference.
-* **Play-out policy** (:func:`_policy`, on the sampled state, no JSON): a fast version
+* **Play-out policy** (:mod:`cardtable.games.lost_ranks.rollout`, on the sampled state's
+  accessors, no JSON; the compiled kernel runs the same functions, several play-outs per
+  tree leaf, :meth:`LostRanksKnowledge.kernel_values`): a fast version
   of the heuristic bot, so that the opponents in a play-out behave like the real ones.
   A follower scores each legal card by the soldiers of the trick (LR-15) going to the
   army that ends up winning it — every later seat putting on the best card its hand in
