@@ -153,6 +153,8 @@ class RootStats:
     seconds: float = 0.0
     steps: int = 0
     """Work done, in the units of :attr:`SearchParams.steps`."""
+    playout_moves: int = 0
+    """The actions applied in play-outs (part of :attr:`steps`), in Python or in a kernel."""
     prior: int | None = None
     keep_margin: float = 0.0
     """How much better (in value) another move must look to replace :attr:`prior`."""
@@ -172,6 +174,7 @@ class RootStats:
                 self.square_sums[a] = self.square_sums.get(a, 0.0) + other.square_sums[a]
         self.iterations += other.iterations
         self.steps += other.steps
+        self.playout_moves += other.playout_moves
         for a, pair in other.paired.items():
             row = self.paired.setdefault(a, [0, 0.0, 0.0])
             for i in range(3):
@@ -383,7 +386,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
     fast = None if random_rollout or not params.kernel else _kernel_playout(kn)
     race: float | None = getattr(kn, "race_z", None)
     deadline = start + params.seconds if params.seconds is not None else math.inf
-    steps = 0
+    steps = playout_moves = 0
     phases = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
     root_round = -1
     done = 0
@@ -401,11 +404,12 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             w.apply_action(a)
             compiled = None if fast is None else fast(w, root_round, me, play_seed)
             if compiled is None:
-                steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
+                moves = _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
                 v = kn.evaluate(w)[me]
             else:
                 v, moves = compiled
-                steps += moves
+            steps += moves
+            playout_moves += moves
             stats.visits[a] += 1
             stats.value_sums[a] += v
             stats.square_sums[a] = stats.square_sums.get(a, 0.0) + v * v
@@ -430,6 +434,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             phase_done = 0
     stats.iterations = worlds
     stats.steps = steps
+    stats.playout_moves = playout_moves
     stats.seconds = clock() - start
     # The last survivors were played out in every world, the eliminated ones in fewer:
     # the most visited actions, best mean first, are the paired comparison's winners.
@@ -550,7 +555,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     step_limit = params.steps if params.steps is not None else 1 << 62
     # The game's compiled policy play-out, where its knowledge has one (the same policy).
     fast: KernelValues | None = None if random_rollout or not params.kernel else getattr(kn, "kernel_values", None)
-    steps = 0
+    steps = playout_moves = 0
     done = 0
     while done < limit and steps < step_limit and (done == 0 or clock() < deadline):
         world = worlds.next()
@@ -560,11 +565,12 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         # --- play-out (none when the descent reached the cut-off)
         compiled = None if fast is None else fast(world, root_round, me, rng.getrandbits(32))
         if compiled is None:
-            steps += _playout(world, kn, root_round, rng, random_rollout, me)
+            moves = _playout(world, kn, root_round, rng, random_rollout, me)
             values = kn.evaluate(world)
         else:
             values, moves = compiled
-            steps += moves
+        steps += moves
+        playout_moves += moves
         # --- back-up
         if path:
             first = path[0][0]
@@ -584,6 +590,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         stats.value_sums.setdefault(a, 0.0)
     stats.iterations = done
     stats.steps = steps
+    stats.playout_moves = playout_moves
     stats.seconds = clock() - start
     return stats
 

@@ -41,7 +41,7 @@ class RankKnowledge(Knowledge):
     same worlds (measured 18.0 % losses against 19.8 % for the tree, 400 games each —
     within the noise, but never worse)."""
 
-    leaf_playouts = 8
+    leaf_playouts = 12
     """Policy play-outs per root move and world in the compiled kernel (:meth:`kernel_values`),
     their values averaged: the exact constrained deal of a world costs far more than a
     compiled play-out, so each world is played out several times."""
