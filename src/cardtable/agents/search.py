@@ -563,7 +563,9 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         path, descent = _descend(world, root, root_round, rng, cutoff, c, prior, bias)
         steps += descent
         # --- play-out (none when the descent reached the cut-off)
-        compiled = None if fast is None else fast(world, root_round, me, rng.getrandbits(32))
+        # the kernel's random numbers do not come from rng: a knowledge that declines
+        # (None: no kernel for these rules) leaves the search as it is in Python
+        compiled = None if fast is None else fast(world, root_round, me, (seed ^ done * 0x9E3779B1) & 0xFFFFFFFF)
         if compiled is None:
             moves = _playout(world, kn, root_round, rng, random_rollout, me)
             values = kn.evaluate(world)

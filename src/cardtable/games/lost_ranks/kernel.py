@@ -510,7 +510,7 @@ def _policy_round(s: Vector, played: Vector) -> int:
     while s[CUR] >= 0 and s[ROUND] == r:
         k = _actions(_legal(s), legal)
         a = rollout_move(s[CUR], armies, s[TRUMP], s[LED], s[TRICK_N], seats, cards, hands, phantoms, phantom_n,
-                         1 if s[PENDING] >= 0 else 0, legal, k, 0)
+                         legal, k, 0)
         if moves < played.shape[0]:
             played[moves] = a
         _apply(s, a, none, round_scores, events)

@@ -68,8 +68,7 @@ def policy_move(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
     else:
         phantoms, phantom_n = _NO_PHANTOMS, _NO_PHANTOM_N
     return rollout_move(s.current_player(), s.armies, s.trump_suit, s.led_suit, len(trick), [e[0] for e in trick],
-                        [e[1] for e in trick], s.hand_masks, phantoms, phantom_n, 1 if s.drawn_pair else 0, legal,
-                        len(legal), rng)
+                        [e[1] for e in trick], s.hand_masks, phantoms, phantom_n, legal, len(legal), rng)
 
 
 def _distribution(points: dict[tuple[int, int], float], force: bool) -> tuple[tuple[int, int, float], ...]:

@@ -23,8 +23,7 @@ and otherwise draws two from the phantom deck 40 % of the time.
 
 The inputs: ``armies[seat]`` (0 red, 1 black); ``trick_seats``/``trick_cards`` the
 trick's first ``trick_n`` cards; ``hands[seat]`` the real hands; ``phantoms[seat][i]``
-the phantom decks top first, ``phantom_n[seat]`` cards each (2 players); ``drawn`` 1
-while a drawn pair waits (LR-14); ``legal`` the first ``nlegal`` legal actions in the
+the phantom decks top first, ``phantom_n[seat]`` cards each (2 players); ``legal`` the first ``nlegal`` legal actions in the
 engine's order (``0..52`` a hand card, ``53`` draw two, ``54 + c`` a drawn card).
 
 >>> key(12, 0, 3), key(9, 0, 3), key(52, 0, 3), key(3 * 13 + 2, 0, 3)
@@ -239,8 +238,7 @@ def _enemy_jack(card: int, army: int, trump: int) -> bool:
 
 
 def lead_move(p: int, armies: Sequence[int], trump: int, hands: Sequence[int], phantoms: Sequence[Sequence[int]],
-              phantom_n: Sequence[int], drawn: int, legal: Sequence[int], nlegal: int,
-              rng: random.Random) -> int:
+              phantom_n: Sequence[int], legal: Sequence[int], nlegal: int, rng: random.Random) -> int:
     """A lead: Command of Two sheds an enemy active Jack where the answer cannot take it
     (LR-11, LR-13); otherwise a random plain card (the source drawn at random)."""
     army = armies[p]
@@ -255,7 +253,7 @@ def lead_move(p: int, armies: Sequence[int], trump: int, hands: Sequence[int], p
             elif _enemy_jack(c, army, trump) and answer_best(hands, phantoms, phantom_n, opp, c // 13, trump,
                                                              a >= PHANTOM) < 0:
                 return a
-        if can_draw and not drawn:
+        if can_draw:  # (never with a drawn pair waiting: its cards are the legal moves)
             for i in range(min(2, phantom_n[p])):
                 c = phantoms[p][i]
                 if _enemy_jack(c, army, trump) and answer_best(hands, phantoms, phantom_n, opp, c // 13, trump,
@@ -290,12 +288,11 @@ def lead_move(p: int, armies: Sequence[int], trump: int, hands: Sequence[int], p
 
 def rollout_move(p: int, armies: Sequence[int], trump: int, led: int, trick_n: int, trick_seats: Sequence[int],
                  trick_cards: Sequence[int], hands: Sequence[int], phantoms: Sequence[Sequence[int]],
-                 phantom_n: Sequence[int], drawn: int, legal: Sequence[int], nlegal: int,
-                 rng: random.Random) -> int:
+                 phantom_n: Sequence[int], legal: Sequence[int], nlegal: int, rng: random.Random) -> int:
     """The play-out move of seat ``p``: a random one with chance :data:`EPSILON` (and
     the only one when there is one), else :func:`lead_move` or :func:`follow_move`."""
     if nlegal == 1 or uniform(rng) < EPSILON:
         return legal[int(uniform(rng) * nlegal)]
     if not trick_n:
-        return lead_move(p, armies, trump, hands, phantoms, phantom_n, drawn, legal, nlegal, rng)
+        return lead_move(p, armies, trump, hands, phantoms, phantom_n, legal, nlegal, rng)
     return follow_move(p, armies, trump, led, trick_n, trick_seats, trick_cards, hands, legal, nlegal, rng)
