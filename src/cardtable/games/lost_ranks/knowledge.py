@@ -39,7 +39,7 @@ from typing import Any, Final
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_ranks import LostRanks, LostRanksState
 from cardtable.games.lost_ranks.rules import ARMY_NAMES
-from cardtable.games.lost_ranks.rollout import rollout_move
+from cardtable.games.lost_ranks.rollout import follow_move, lead_move, random_move
 from cardtable.protocol import Game, State
 
 # Per-round (points of one army, points of the other): heuristic self-play, 4 players,
@@ -60,15 +60,21 @@ _NO_PHANTOM_N: Final = (0, 0, 0, 0)
 
 def policy_move(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
     """The play-out move (:func:`cardtable.games.lost_ranks.rollout.rollout_move`) of the
-    seat to move of a sampled world, fed from its accessors."""
+    seat to move of a sampled world, fed from its accessors (only as far as it reads them)."""
+    n = len(legal)
+    a = random_move(legal, n, rng)
+    if a >= 0:
+        return a
     trick = s.trick
+    if trick:
+        return follow_move(s.current_player(), s.armies, s.trump_suit, s.led_suit, len(trick), [e[0] for e in trick],
+                           [e[1] for e in trick], s.hand_masks, legal, n, rng)
     if s.game.num_players == 2:
         phantoms: tuple[tuple[int, ...], ...] = (s.phantom_cards(0), s.phantom_cards(1))
         phantom_n: tuple[int, ...] = (len(phantoms[0]), len(phantoms[1]))
     else:
         phantoms, phantom_n = _NO_PHANTOMS, _NO_PHANTOM_N
-    return rollout_move(s.current_player(), s.armies, s.trump_suit, s.led_suit, len(trick), [e[0] for e in trick],
-                        [e[1] for e in trick], s.hand_masks, phantoms, phantom_n, legal, len(legal), rng)
+    return lead_move(s.current_player(), s.armies, s.trump_suit, s.hand_masks, phantoms, phantom_n, legal, n, rng)
 
 
 def _distribution(points: dict[tuple[int, int], float], force: bool) -> tuple[tuple[int, int, float], ...]:

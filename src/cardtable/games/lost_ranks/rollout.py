@@ -55,7 +55,7 @@ COLOUR_JACKS: Final = (1 << (13 + JACK) | 1 << (26 + JACK), 1 << JACK | 1 << (39
 TABLES: Final = ("SUIT_COLOUR", "SUIT_MASK", "COLOUR_JACKS")
 """The module's lookup tables (the kernel compiles them as arrays)."""
 FUNCTIONS: Final = ("key", "hand_best", "phantom_best", "stake", "keep", "answer_best", "later_best", "follow_move",
-                    "_enemy_jack", "lead_move", "rollout_move")
+                    "_enemy_jack", "lead_move", "random_move", "rollout_move")
 """The functions the kernel compiles (with :data:`BIT_TRICKS` replaced)."""
 BIT_TRICKS: Final = ("top_bit", "ones")
 """The functions done with Python's int methods here, by the kernels' bit tricks there."""
@@ -286,13 +286,22 @@ def lead_move(p: int, armies: Sequence[int], trump: int, hands: Sequence[int], p
     return legal[nlegal - 1]
 
 
+def random_move(legal: Sequence[int], nlegal: int, rng: random.Random) -> int:
+    """A random legal move with chance :data:`EPSILON` (and the only one when there is
+    one), else -1: the policy decides."""
+    if nlegal == 1 or uniform(rng) < EPSILON:
+        return legal[int(uniform(rng) * nlegal)]
+    return -1
+
+
 def rollout_move(p: int, armies: Sequence[int], trump: int, led: int, trick_n: int, trick_seats: Sequence[int],
                  trick_cards: Sequence[int], hands: Sequence[int], phantoms: Sequence[Sequence[int]],
                  phantom_n: Sequence[int], legal: Sequence[int], nlegal: int, rng: random.Random) -> int:
-    """The play-out move of seat ``p``: a random one with chance :data:`EPSILON` (and
-    the only one when there is one), else :func:`lead_move` or :func:`follow_move`."""
-    if nlegal == 1 or uniform(rng) < EPSILON:
-        return legal[int(uniform(rng) * nlegal)]
+    """The play-out move of seat ``p``: :func:`random_move`, else :func:`lead_move` or
+    :func:`follow_move`."""
+    a = random_move(legal, nlegal, rng)
+    if a >= 0:
+        return a
     if not trick_n:
         return lead_move(p, armies, trump, hands, phantoms, phantom_n, legal, nlegal, rng)
     return follow_move(p, armies, trump, led, trick_n, trick_seats, trick_cards, hands, legal, nlegal, rng)
