@@ -228,7 +228,7 @@ def test_the_tree_search_plays_out_in_the_kernel_and_ends_every_budget(players: 
                 assert on.steps >= budget["steps"] and on.steps < budget["steps"] + 400
             else:
                 assert on.iterations == 300
-                # 4 compiled play-outs a leaf: many more play-out moves than Python's one
+                # several compiled play-outs a leaf: many more play-out moves than Python's one
                 assert on.playout_moves > 2 * off.playout_moves or off.playout_moves == 0
 
 

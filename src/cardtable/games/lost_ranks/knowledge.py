@@ -136,7 +136,7 @@ class LostRanksKnowledge(Knowledge):
     """The exact constrained deal of ``resample`` (voids) costs about a millisecond with
     four players: reuse 64 sampled worlds per search."""
 
-    leaf_playouts = 4
+    leaf_playouts = 8
     """Policy play-outs per tree leaf in the compiled kernel (:meth:`kernel_values`), their
     values averaged: in the kernel a play-out costs less than the tree's descent to the
     leaf, so each descent buys a less noisy estimate."""
