@@ -19,7 +19,9 @@ Every iteration
 3. adds one node and plays out with the game's fast policy
    (:meth:`Knowledge.rollout_for` the searching seat, or ``rollout="random"``) until the
    game's cut-off — the end of the current round in Lost Cities and Lost Ranks,
-   the end of the game in Ранг;
+   the end of the game in Ранг; with the extra ``fast`` (``kernel=True``) the game's
+   ``kernel_values`` plays the same policy compiled, several play-outs from the leaf's
+   world in one call, and returns their mean values;
 4. backs up the per-seat values of :meth:`Knowledge.evaluate` (win
    probabilities of the match situation, mapped to ``[-1, 1]``).
 
@@ -119,9 +121,10 @@ class SearchParams:
     every remaining root action played out in the same worlds with the same
     play-out random numbers, the worse half dropped in rounds — sequential halving)."""
     kernel: bool = True
-    """Flat search with policy play-outs: play them in the game's compiled kernel where
-    its knowledge has one and numba is installed (``kernel_playout``: the same moves,
-    many times faster); ``False``: always in the Python engine."""
+    """Policy play-outs: play them in the game's compiled kernel where its knowledge has
+    one and numba is installed (``kernel_values``, in the flat search also
+    ``kernel_playout``: the same policy, many times faster); ``False``: always in the
+    Python engine."""
     root_actions: tuple[int, ...] | None = None
     """Flat search: the root moves to compare (``None``: the game's short list, else every
     legal move).  The move analysis passes every legal move; the tree search always
@@ -152,6 +155,8 @@ class RootStats:
     seconds: float = 0.0
     steps: int = 0
     """Work done, in the units of :attr:`SearchParams.steps`."""
+    playout_moves: int = 0
+    """The actions applied in play-outs (part of :attr:`steps`), in Python or in a kernel."""
     prior: int | None = None
     keep_margin: float = 0.0
     """How much better (in value) another move must look to replace :attr:`prior`."""
@@ -171,6 +176,7 @@ class RootStats:
                 self.square_sums[a] = self.square_sums.get(a, 0.0) + other.square_sums[a]
         self.iterations += other.iterations
         self.steps += other.steps
+        self.playout_moves += other.playout_moves
         for a, pair in other.paired.items():
             row = self.paired.setdefault(a, [0, 0.0, 0.0])
             for i in range(3):
@@ -378,12 +384,11 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
         stats.visits[a] = 0
         stats.value_sums[a] = 0.0
     random_rollout = params.rollout == "random"
-    # The game's compiled policy play-out, where its knowledge has one (the same moves).
-    fast: Callable[[State, int, int], tuple[float, int] | None] | None = (
-        None if random_rollout or not params.kernel else getattr(kn, "kernel_playout", None))
+    # The game's compiled policy play-out, where its knowledge has one (the same policy).
+    fast = None if random_rollout or not params.kernel else _kernel_playout(kn)
     race: float | None = getattr(kn, "race_z", None)
     deadline = start + params.seconds if params.seconds is not None else math.inf
-    steps = 0
+    steps = playout_moves = 0
     phases = max(1, math.ceil(math.log2(len(remaining)))) if len(remaining) > 1 else 1
     root_round = -1
     done = 0
@@ -399,13 +404,14 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
         for a in remaining:
             w = world.clone()
             w.apply_action(a)
-            compiled = None if fast is None else fast(w, root_round, me)
+            compiled = None if fast is None else fast(w, root_round, me, play_seed)
             if compiled is None:
-                steps += _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
+                moves = _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
                 v = kn.evaluate(w)[me]
             else:
                 v, moves = compiled
-                steps += moves
+            steps += moves
+            playout_moves += moves
             stats.visits[a] += 1
             stats.value_sums[a] += v
             stats.square_sums[a] = stats.square_sums.get(a, 0.0) + v * v
@@ -430,10 +436,34 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             phase_done = 0
     stats.iterations = worlds
     stats.steps = steps
+    stats.playout_moves = playout_moves
     stats.seconds = clock() - start
     # The last survivors were played out in every world, the eliminated ones in fewer:
     # the most visited actions, best mean first, are the paired comparison's winners.
     return stats
+
+
+KernelValues = Callable[[State, int, int, int], "tuple[list[float], int] | None"]
+"""A knowledge's ``kernel_values(world, root_round, me, seed)``: the compiled policy
+play-out of ``world`` to the cut-off (its random numbers from ``seed``), the per-seat
+values there and the moves played, or ``None`` where the kernel does not play the game."""
+
+
+def _kernel_playout(kn: Knowledge) -> Callable[[State, int, int, int], tuple[float, int] | None] | None:
+    """The flat search's compiled play-out, ``(world, root_round, me, seed) -> (me's value,
+    moves)``: the knowledge's ``kernel_values`` for seat ``me``, else its seedless
+    ``kernel_playout`` (a deterministic policy, Lost Cities), else ``None``."""
+    values: KernelValues | None = getattr(kn, "kernel_values", None)
+    if values is not None:
+        def play(world: State, root_round: int, me: int, seed: int) -> tuple[float, int] | None:
+            got = values(world, root_round, me, seed)
+            return None if got is None else (got[0][me], got[1])
+
+        return play
+    seedless: Callable[[State, int, int], tuple[float, int] | None] | None = getattr(kn, "kernel_playout", None)
+    if seedless is None:
+        return None
+    return lambda world, root_round, me, seed: seedless(world, root_round, me)
 
 
 def _descend(world: State, root: _Node, root_round: int, rng: random.Random,
@@ -525,7 +555,9 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
     cutoff = kn.cutoff
     me = obs.player
     step_limit = params.steps if params.steps is not None else 1 << 62
-    steps = 0
+    # The game's compiled policy play-out, where its knowledge has one (the same policy).
+    fast: KernelValues | None = None if random_rollout or not params.kernel else getattr(kn, "kernel_values", None)
+    steps = playout_moves = 0
     done = 0
     while done < limit and steps < step_limit and (done == 0 or clock() < deadline):
         world = worlds.next()
@@ -533,8 +565,16 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         path, descent = _descend(world, root, root_round, rng, cutoff, c, prior, bias)
         steps += descent
         # --- play-out (none when the descent reached the cut-off)
-        steps += _playout(world, kn, root_round, rng, random_rollout, me)
-        values = kn.evaluate(world)
+        # the kernel's random numbers do not come from rng: a knowledge that declines
+        # (None: no kernel for these rules) leaves the search as it is in Python
+        compiled = None if fast is None else fast(world, root_round, me, (seed ^ done * 0x9E3779B1) & 0xFFFFFFFF)
+        if compiled is None:
+            moves = _playout(world, kn, root_round, rng, random_rollout, me)
+            values = kn.evaluate(world)
+        else:
+            values, moves = compiled
+        steps += moves
+        playout_moves += moves
         # --- back-up
         if path:
             first = path[0][0]
@@ -554,6 +594,7 @@ def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) ->
         stats.value_sums.setdefault(a, 0.0)
     stats.iterations = done
     stats.steps = steps
+    stats.playout_moves = playout_moves
     stats.seconds = clock() - start
     return stats
 

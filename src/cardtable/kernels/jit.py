@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import types
 from pathlib import Path
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -65,14 +65,19 @@ def njit_keyed(*modules: types.ModuleType, inline: bool = False) -> Callable[[F]
     return keyed
 
 
-def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Iterable[str]) -> dict[str, Any]:
+def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Iterable[str],
+                   overrides: Mapping[str, Any] | None = None, inline: bool = False) -> dict[str, Any]:
     """Compiled twins of the plain functions ``names`` of ``module``, which stays as it is.
 
     The twins share one copy of the module's globals in which the functions are
-    replaced by their compiled versions (so that they call each other compiled) and the
-    lookup tables ``tables`` (tuples of ints) by int64 arrays; numba freezes both at
-    compile time.  Returns that namespace: ``compiled["plan"]`` and so on."""
+    replaced by their compiled versions (so that they call each other compiled), the
+    lookup tables ``tables`` (tuples of ints) by int64 arrays and the names of
+    ``overrides`` by the compiled functions given there (e.g. a bit trick that Python
+    does with ``int.bit_length``); numba freezes all of them at compile time.  With
+    ``inline`` the twins are compiled into their callers (:func:`njit_inline`).  Returns
+    that namespace: ``compiled["plan"]`` and so on."""
     namespace = dict(vars(module))
+    namespace.update(overrides or {})
     for name in tables:
         namespace[name] = np.asarray(namespace[name], dtype=np.int64)
     for name in names:
@@ -80,5 +85,5 @@ def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Itera
         twin = types.FunctionType(source.__code__, namespace, source.__name__, source.__defaults__)
         twin.__qualname__ = source.__qualname__
         twin.__module__ = source.__module__
-        namespace[name] = njit(twin)
+        namespace[name] = njit_inline(twin) if inline else njit(twin)
     return namespace

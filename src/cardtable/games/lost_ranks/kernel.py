@@ -452,3 +452,141 @@ def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
     """The engine's typed-event counts from the kernel's (kinds that did not happen are
     left out, as :func:`cardtable.lab.measures.count_event_kinds` does)."""
     return {kind: counts[kind] for kind in EVENTS[:8] if counts[kind]}
+
+
+# --- the search's play-outs (appended: the search's entries) -------------------------------
+
+from cardtable.games.lost_ranks import rollout  # noqa: E402
+from cardtable.games.lost_ranks.rules import LostRanksState  # noqa: E402
+from cardtable.kernels.jit import compile_shared  # noqa: E402
+
+search_njit = njit_keyed(bits, rules, rollout)
+
+
+@search_njit
+def _uniform(rng: int) -> float:
+    """A uniform number in [0, 1) from numba's generator (the play-out policy's
+    :data:`~cardtable.games.lost_ranks.rollout.uniform`; ``rng`` unused)."""
+    u: float = np.random.random()
+    return u
+
+
+_rollout = compile_shared(rollout, rollout.FUNCTIONS, rollout.TABLES,
+                          {"top_bit": bit_index, "ones": bit_count, "uniform": _uniform}, inline=True)
+rollout_move = _rollout["rollout_move"]
+""":func:`cardtable.games.lost_ranks.rollout.rollout_move` compiled: the search's play-out policy."""
+
+
+@inline
+def _actions(mask: int, out: Vector) -> int:
+    """The legal actions of a legal mask into ``out``, in the engine's order; returns how many."""
+    k = 0
+    base = rules.PHANTOM_BASE if mask & DRAWN_FLAG else 0
+    m = mask & ~DRAWN_FLAG
+    while m:
+        low = m & -m
+        out[k] = base + bit_index(low)
+        k += 1
+        m ^= low
+    return k
+
+
+@search_njit
+def _policy_round(s: Vector, played: Vector) -> int:
+    """Play the round of ``s`` to its end (or the match's) with the search's play-out
+    policy; the actions go to ``played`` (as many as fit).  Returns how many were applied."""
+    n = s[PLAYERS]
+    none = np.empty((0, 53), dtype=np.int64)
+    round_scores = np.zeros((0, n), dtype=np.int64)
+    events = np.zeros((n, len(EVENTS)), dtype=np.int64)
+    armies = np.empty(n, dtype=np.int64)
+    for seat in range(n):
+        armies[seat] = RED if seat % 2 == s[RED_PARITY] else BLACK
+    legal = np.empty(54, dtype=np.int64)
+    # views of the vector, which the moves below update in place
+    seats, cards, hands = s[TRICK_SEAT: TRICK_SEAT + 4], s[TRICK_CARD: TRICK_CARD + 4], s[HAND: HAND + n]
+    phantoms, phantom_n = s[PHANTOM: PHANTOM + 18].reshape((2, 9)), s[PHANTOM_N: PHANTOM_N + 2]
+    r, moves = s[ROUND], 0
+    while s[CUR] >= 0 and s[ROUND] == r:
+        k = _actions(_legal(s), legal)
+        a = rollout_move(s[CUR], armies, s[TRUMP], s[LED], s[TRICK_N], seats, cards, hands, phantoms, phantom_n,
+                         legal, k, 0)
+        if moves < played.shape[0]:
+            played[moves] = a
+        _apply(s, a, none, round_scores, events)
+        moves += 1
+    return moves
+
+
+@search_njit
+def policy_round(s: Vector, seed: int, played: Vector) -> int:
+    """:func:`_policy_round` of ``s`` in place, numba's generator seeded with ``seed``."""
+    np.random.seed(seed)
+    moves: int = _policy_round(s, played)
+    return moves
+
+
+ROUND_RESULT: Final = ("red", "black", "rounds", "tiebreaks", "outcome")
+"""The columns of :func:`policy_rounds`' results: army totals, rounds played, tiebreak
+rounds, outcome (-1 on, 0 Red won, 1 Black won, 2 draw)."""
+
+
+@search_njit
+def policy_rounds(s: Vector, seed: int, results: Vector) -> int:
+    """``results.shape[0]`` play-outs of copies of ``s`` by :func:`_policy_round`, numba's
+    generator seeded once with ``seed``; row ``i`` of ``results`` gets play-out ``i``'s
+    :data:`ROUND_RESULT`.  Returns the actions applied in all."""
+    np.random.seed(seed)
+    none = np.empty(0, dtype=np.int64)
+    moves = 0
+    for i in range(results.shape[0]):
+        t = s.copy()
+        moves += _policy_round(t, none)
+        outcome = t[OUTCOME]
+        results[i, 0], results[i, 1], results[i, 4] = t[TOTALS + RED], t[TOTALS + BLACK], outcome
+        results[i, 2] = t[ROUND] + (1 if outcome >= 0 else 0)
+        results[i, 3] = t[TIEBREAKS]
+    return moves
+
+
+def export(state: LostRanksState) -> Vector:
+    """The match vector of an engine state (for a searcher: a sampled world, whose hidden
+    cards are as that world deals them), read through its public accessors.  Finished
+    rounds' scores are not carried (their totals are)."""
+    game = state.game
+    n = game.num_players
+    v = [0] * SIZE
+    trick = state.trick
+    v[PLAYERS], v[CUR], v[LED], v[TRICK_N] = n, state.current_player(), state.led_suit, len(trick)
+    v[TRICK_NO], v[TRUMP], v[DEALER], v[ROUND] = state.tricks_done, state.trump_suit, state.dealer, state.round_index
+    v[FORCED], v[ACTIONS], v[RED_PARITY] = state.forced_lead, len(state.history), 0 if state.armies[0] == RED else 1
+    v[TOTALS], v[TOTALS + 1] = state.army_totals
+    v[CAPTURED], v[CAPTURED + 1] = state.captured_masks
+    v[DISCARDS], v[TIEBREAKS] = state.discard_mask, state.tiebreak_rounds
+    winner = state.winner()
+    v[OUTCOME] = -1 if not state.is_terminal() else 2 if winner is None else rules.ARMY_NAMES.index(winner)
+    if v[OUTCOME] >= 0:
+        v[CUR] = -1
+    v[TARGET], v[MAX_ROUNDS], v[FORCE] = _options(game)
+    v[LEAD_SRC], v[SPY_CAPTOR] = state.lead_source, -1
+    pending = state.drawn_pair
+    v[PENDING], v[PENDING + 1] = pending if pending else (-1, -1)
+    for seat, hand in enumerate(state.hand_masks):
+        v[HAND + seat] = hand
+    for i, (seat, card, _) in enumerate(trick):
+        v[TRICK_SEAT + i], v[TRICK_CARD + i] = seat, card
+    if n == 2:
+        for seat in range(2):
+            deck = state.phantom_cards(seat)
+            v[PHANTOM_N + seat] = len(deck)
+            v[PHANTOM + 9 * seat: PHANTOM + 9 * seat + len(deck)] = deck
+    return np.array(v, dtype=np.int64)
+
+
+def policy_playouts(state: LostRanksState, seed: int, n: int) -> tuple[int, list[tuple[int, ...]]]:
+    """``n`` policy play-outs of ``state`` to the end of its round in the kernel
+    (:func:`policy_rounds`): the actions applied in all and each play-out's
+    :data:`ROUND_RESULT`."""
+    results = np.zeros((n, len(ROUND_RESULT)), dtype=np.int64)
+    moves = int(policy_rounds(export(state), seed, results))
+    return moves, [tuple(row) for row in results.tolist()]

@@ -9,7 +9,9 @@
   from heuristic self-play (Spy and active Jacks, LR-15; with Force Strength,
   LR-16, one army gets one point more), separately for 4 and 2 players.  Ties at the end count as half a win.
   Mapped to ``[-1, 1]`` and mixed with a small term for the point difference.
-* **Play-out policy** (:func:`_policy`, on the sampled state, no JSON): a fast version
+* **Play-out policy** (:mod:`cardtable.games.lost_ranks.rollout`, on the sampled state's
+  accessors, no JSON; the compiled kernel runs the same functions, several play-outs per
+  tree leaf, :meth:`LostRanksKnowledge.kernel_values`): a fast version
   of the heuristic bot, so that the opponents in a play-out behave like the real ones.
   A follower scores each legal card by the soldiers of the trick (LR-15) going to the
   army that ends up winning it — every later seat putting on the best card its hand in
@@ -32,10 +34,12 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import Final
+from typing import Any, Final
 
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_ranks import LostRanks, LostRanksState
+from cardtable.games.lost_ranks.rules import ARMY_NAMES
+from cardtable.games.lost_ranks.rollout import follow_move, lead_move, random_move
 from cardtable.protocol import Game, State
 
 # Per-round (points of one army, points of the other): heuristic self-play, 4 players,
@@ -50,187 +54,27 @@ _ROUND_POINTS_2: Final = {
 }
 """The same for Command of Two (2 players, 166 rounds)."""
 MAX_ROUNDS_SEARCHED: Final = 50
-EPSILON: Final = 0.1
-_SPY: Final = 52
-_DRAW: Final = 53
-_PHANTOM: Final = 54
-_JACK: Final = 9
-_SUIT_COLOUR: Final = (1, 0, 0, 1)
-"""Army of each suit's Jack: clubs and spades black (1), diamonds and hearts red (0)."""
+_NO_PHANTOMS: Final = ((), (), (), ())
+_NO_PHANTOM_N: Final = (0, 0, 0, 0)
 
 
-def _soldier(card: int) -> bool:
-    return card == _SPY or card % 13 == _JACK
-
-
-def _key(card: int, led: int, trump: int) -> int:
-    """Strength of ``card`` in a trick led in ``led`` (-1: it cannot win, LR-10)."""
-    if card == _SPY or card % 13 == _JACK:
-        return -1
-    suit = card // 13
-    if suit == trump:
-        return 100 + card % 13
-    return card % 13 if suit == led else -1
-
-
-_SUIT_MASK: Final = tuple(((1 << 13) - 1) << (13 * s) for s in range(4))
-_JACK_MASK: Final = sum(1 << (13 * s + _JACK) for s in range(4))
-_PLAIN_MASK: Final = ((1 << 52) - 1) & ~_JACK_MASK
-"""The cards that can win a trick (not a Lost Soldier, LR-1)."""
-_SPY_BIT: Final = 1 << _SPY
-_COLOUR_JACKS: Final = (1 << (13 + _JACK) | 1 << (26 + _JACK), 1 << _JACK | 1 << (39 + _JACK))
-"""The Jacks of the Red army (diamonds, hearts) and of the Black army (clubs, spades)."""
-
-
-def _hand_best(hand: int, led: int, trump: int) -> int:
-    """The best key a real hand can put on a trick led in ``led`` under LR-7 (-1: none can win)."""
-    plain = hand & _PLAIN_MASK
-    if led >= 0:
-        suited = hand & _SUIT_MASK[led]
-        if suited:
-            top = suited & _PLAIN_MASK
-            if not top:
-                return -1  # only the suit's Jack: it must be played
-            return (100 if led == trump else 0) + (top.bit_length() - 1) % 13
-        trumps = plain & _SUIT_MASK[trump]
-        return 100 + (trumps.bit_length() - 1) % 13 if trumps else -1
-    trumps = plain & _SUIT_MASK[trump]
-    if trumps:
-        return 100 + (trumps.bit_length() - 1) % 13
-    best = -1
-    for s in range(4):
-        m = plain & _SUIT_MASK[s]
-        if m and (m.bit_length() - 1) % 13 > best:
-            best = (m.bit_length() - 1) % 13
-    return best
-
-
-def _phantom_best(phantom: tuple[int, ...], led: int, trump: int) -> int:
-    """The best key the top of a phantom deck can put on a trick led in ``led`` (LR-14)."""
-    if not phantom:
-        return -1
-    top = phantom[:2]
-    if led < 0:
-        return max(_key(c, c // 13, trump) if c != _SPY else -1 for c in top)
-    if len(top) == 2:
-        suited = [c for c in top if c != _SPY and c // 13 == led]
-        if len(suited) == 2:
-            top = tuple(c for c in suited if c % 13 != _JACK)
-        elif suited:
-            top = tuple(suited)
-    return max(_key(c, led, trump) for c in top)
-
-
-def _stake(cards: int, captor: int, army: int, trump: int) -> int:
-    """Soldier points for ``army`` minus the other army's if ``cards`` go to army ``captor``
-    (-1: discarded) — the Spy to its captor, an active Jack to its own army (LR-15)."""
-    if captor < 0:
-        return 0
-    v = 0
-    if cards & _SPY_BIT:
-        v += 2 if captor == army else -2
-    colour = _SUIT_COLOUR[trump]
-    if captor == colour:
-        jacks = cards & _COLOUR_JACKS[colour]
-        if jacks:
-            v += (2 if colour == army else -2) * jacks.bit_count()
-    return v
-
-
-def _keep(card: int, army: int, trump: int, two: bool) -> float:
-    """What a card is worth kept (what playing it costs) to a seat of ``army``."""
-    if card == _SPY:
-        return -1.6 if two else 0.7
-    if card % 13 == _JACK:
-        colour = _SUIT_COLOUR[card // 13]
-        if colour != _SUIT_COLOUR[trump]:
-            return -0.2
-        if colour == army:
-            return -0.1 if two else 1.0
-        return -0.6 if two else -1.2
-    return 0.05 * (card % 13) + (0.4 if card // 13 == trump else 0.0)
-
-
-def _policy(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
-    """The play-out move: a fast, soldier-aware version of the heuristic on a sampled world
-    (every hand is read from the world, so each seat sees who can still beat a card)."""
-    p = s.current_player()
-    armies = s.armies
-    army = armies[p]
-    trump = s.trump_suit
+def policy_move(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
+    """The play-out move (:func:`cardtable.games.lost_ranks.rollout.rollout_move`) of the
+    seat to move of a sampled world, fed from its accessors (only as far as it reads them)."""
+    n = len(legal)
+    a = random_move(legal, n, rng)
+    if a >= 0:
+        return a
     trick = s.trick
-    n = len(armies)
-    if not trick:
-        return _lead(s, legal, rng, p, army, trump, n == 2)
-    two = n == 2
-    led = s.led_suit
-    cards = 0
-    best = -1
-    winner = -1
-    for seat, c, _ in trick:
-        cards |= 1 << c
-        k = _key(c, led, trump)
-        if k > best:
-            best, winner = k, seat
-    hands = s.hand_masks
-    after = [(p + i) % n for i in range(1, n - len(trick))]
-    pick = legal[0]
-    top = -1e9
-    for a in legal:
-        if a == _DRAW:
-            return a
-        c = a - _PHANTOM if a >= _PHANTOM else a
-        lead = led if led >= 0 else (c // 13 if c != _SPY else -1)
-        b, w = (best, winner) if led >= 0 else (-1, -1)
-        k = _key(c, lead, trump)
-        if k > b:
-            b, w = k, p
-        for q in after:  # each later seat puts on the best card it has
-            kq = _hand_best(hands[q], lead, trump)
-            if kq > b:
-                b, w = kq, q
-        captor = armies[w] if w >= 0 else -1
-        v = _stake(cards | 1 << c, captor, army, trump) - _keep(c, army, trump, two)
-        if captor == army:
-            v += 0.1
-        v += rng.random() * 0.01
-        if v > top:
-            top, pick = v, a
-    return pick
-
-
-def _enemy_jack(card: int, army: int, trump: int) -> bool:
-    """An active Jack of the other army (LR-5)."""
-    return card != _SPY and card % 13 == _JACK and _SUIT_COLOUR[card // 13] == _SUIT_COLOUR[trump] != army
-
-
-def _answer_best(s: LostRanksState, opp: int, suit: int, trump: int, hand_first: bool) -> int:
-    """The best key ``opp`` can answer a lead of ``suit`` with: from the real hand when
-    ``hand_first`` (else from the phantom deck), the other source when that one is empty (LR-13)."""
-    hand, phantom = s.hand_mask(opp), s.phantom_cards(opp)
-    if hand_first:
-        return _hand_best(hand, suit, trump) if hand else _phantom_best(phantom, suit, trump)
-    return _phantom_best(phantom, suit, trump) if phantom else _hand_best(hand, suit, trump)
-
-
-def _lead(s: LostRanksState, legal: list[int], rng: random.Random, p: int, army: int, trump: int, two: bool) -> int:
-    """A lead: Command of Two sheds an enemy active Jack where the answer cannot take it
-    (LR-11, LR-13); otherwise a random plain card (the source drawn at random)."""
-    cards = [a - _PHANTOM if a >= _PHANTOM else a for a in legal]
-    if two:
-        opp = 1 - p
-        for a, c in zip(legal, cards):
-            if a != _DRAW and _enemy_jack(c, army, trump) and _answer_best(s, opp, c // 13, trump, a >= _PHANTOM) < 0:
-                return a
-        if _DRAW in legal and not s.drawn_pair:
-            for c in s.phantom_cards(p)[:2]:
-                if _enemy_jack(c, army, trump) and _answer_best(s, opp, c // 13, trump, True) < 0:
-                    return _DRAW
-            if rng.random() < 0.4:
-                return _DRAW
-    plain = [a for a, c in zip(legal, cards) if a != _DRAW and not _soldier(c)]
-    pick = plain or [a for a in legal if a != _DRAW] or legal
-    return pick[int(rng.random() * len(pick))]
+    if trick:
+        return follow_move(s.current_player(), s.armies, s.trump_suit, s.led_suit, len(trick), [e[0] for e in trick],
+                           [e[1] for e in trick], s.hand_masks, legal, n, rng)
+    if s.game.num_players == 2:
+        phantoms: tuple[tuple[int, ...], ...] = (s.phantom_cards(0), s.phantom_cards(1))
+        phantom_n: tuple[int, ...] = (len(phantoms[0]), len(phantoms[1]))
+    else:
+        phantoms, phantom_n = _NO_PHANTOMS, _NO_PHANTOM_N
+    return lead_move(s.current_player(), s.armies, s.trump_suit, s.hand_masks, phantoms, phantom_n, legal, n, rng)
 
 
 def _distribution(points: dict[tuple[int, int], float], force: bool) -> tuple[tuple[int, int, float], ...]:
@@ -292,9 +136,15 @@ class LostRanksKnowledge(Knowledge):
     """The exact constrained deal of ``resample`` (voids) costs about a millisecond with
     four players: reuse 64 sampled worlds per search."""
 
+    leaf_playouts = 8
+    """Policy play-outs per tree leaf in the compiled kernel (:meth:`kernel_values`), their
+    values averaged: in the kernel a play-out costs less than the tree's descent to the
+    leaf, so each descent buys a less noisy estimate."""
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.odds = MatchOdds(game)
+        self._red_values: dict[tuple[int, ...], float] = {}
 
     def round_of(self, state: State) -> int:
         assert isinstance(state, LostRanksState)
@@ -305,23 +155,73 @@ class LostRanksKnowledge(Knowledge):
         return state.is_terminal() or state.round_index != root_round
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
-        legal = state.legal_actions()
-        if len(legal) == 1 or rng.random() < EPSILON:
-            return legal[int(rng.random() * len(legal))]
         assert isinstance(state, LostRanksState)
-        return _policy(state, legal, rng)
+        return policy_move(state, state.legal_actions(), rng)
 
     def evaluate(self, state: State) -> list[float]:
         assert isinstance(state, LostRanksState)
         red, black = state.army_totals
+        winner = state.winner()
+        outcome = -1 if not state.is_terminal() else 2 if winner is None else ARMY_NAMES.index(winner)
+        v = self.red_value(red, black, state.rounds_played, state.tiebreak_rounds, outcome)
+        return [v if a == 0 else -v for a in state.armies]
+
+    def red_value(self, red: int, black: int, rounds: int, tiebreaks: int, outcome: int) -> float:
+        """The Red army's value of the totals ``red``, ``black`` after ``rounds`` finished
+        rounds (``outcome``: -1 on, else the match's: 0 Red won, 1 Black won, 2 draw);
+        the Black army's is its negative."""
         margin = 0.1 * math.tanh((red - black) / 4.0)
-        armies = state.armies
-        if state.is_terminal():
-            ret = state.returns()
-            return [0.9 * r + (margin if armies[i] == 0 else -margin) for i, r in enumerate(ret)]
-        if state.tiebreak_rounds:
-            p_red = self.odds.tiebreak(red, black)
-        else:
-            p_red = self.odds.win(red, black, state.rounds_played)
-        v_red = 0.9 * (2.0 * p_red - 1.0) + margin
-        return [v_red if a == 0 else -v_red for a in armies]
+        if outcome >= 0:
+            return 0.9 * (1.0 if outcome == 0 else -1.0 if outcome == 1 else 0.0) + margin
+        p_red = self.odds.tiebreak(red, black) if tiebreaks else self.odds.win(red, black, rounds)
+        return 0.9 * (2.0 * p_red - 1.0) + margin
+
+    def kernel_values(self, world: State, root_round: int, me: int, seed: int) -> tuple[list[float], int] | None:
+        """:attr:`leaf_playouts` policy play-outs of ``world`` to the cut-off in the compiled
+        kernel (:func:`cardtable.games.lost_ranks.kernel.policy_playouts`: the policy of
+        :meth:`rollout_action`, compiled from :mod:`cardtable.games.lost_ranks.rollout`, its
+        random numbers from ``seed``): their mean per-seat values and the moves played in
+        all; ``None`` without the extra ``fast`` or for options the kernel refuses."""
+        kernel = self._kernel()
+        if kernel is None:
+            return None
+        assert isinstance(world, LostRanksState)
+        if self.cutoff(world, root_round):
+            return self.evaluate(world), 0
+        moves, rows = kernel.policy_playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
+        cache = self._red_values
+        total = 0.0
+        for row in rows:
+            v = cache.get(row)
+            if v is None:
+                v = cache[row] = self.red_value(*row)
+            total += v
+        v = total / len(rows)
+        return [v if a == 0 else -v for a in world.armies], moves
+
+    def kernel_playout(self, world: State, root_round: int, me: int, seed: int = 0) -> tuple[float, int] | None:
+        """:meth:`kernel_values` for seat ``me`` only."""
+        got = self.kernel_values(world, root_round, me, seed)
+        return None if got is None else (got[0][me], got[1])
+
+    def _kernel(self) -> Any:
+        """:mod:`cardtable.games.lost_ranks.kernel` where it plays this game (numba installed,
+        the published rules: :func:`cardtable.kernels.check`), else ``None``."""
+        if "_kernel_module" not in self.__dict__:
+            self.__dict__["_kernel_module"] = _kernel_for(self.game)
+        return self.__dict__["_kernel_module"]
+
+
+def _kernel_for(game: Game) -> Any:
+    """The Lost Ranks kernel module if it plays ``game``'s rules, else ``None``."""
+    from cardtable.kernels import available, check
+
+    if not available():
+        return None
+    try:
+        check(game, ("random",) * game.num_players)
+    except ValueError:
+        return None
+    from cardtable.games.lost_ranks import kernel
+
+    return kernel

@@ -2042,6 +2042,31 @@ class LostRanksState(State):
         """The phantom deck of ``seat``, top first (true state; empty with 4 players)."""
         return self._phantoms[seat]
 
+    @property
+    def tricks_done(self) -> int:
+        """Tricks finished this round."""
+        return self._trick_no
+
+    @property
+    def forced_lead(self) -> int:
+        """The card LR-6 forces as the round's first lead, -1 once led (or none)."""
+        return self._forced
+
+    @property
+    def lead_source(self) -> int:
+        """The source the trick was led from (0 hand, 1 phantom deck: LR-13), -1 before a lead."""
+        return self._lead_src
+
+    @property
+    def captured_masks(self) -> tuple[int, int]:
+        """The cards each army captured this round: ``(red, black)`` bitmasks (LR-15)."""
+        return self._captured
+
+    @property
+    def discard_mask(self) -> int:
+        """The cards of this round's tricks that nobody won (LR-11), as a bitmask."""
+        return self._discards
+
 
 if set(LostRanksState.__slots__) - set(LostRanksState._copy.__code__.co_names):  # pragma: no cover
     raise RuntimeError("LostRanksState._copy must copy every slot")

@@ -410,3 +410,110 @@ def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
     kinds = {kind: counts[kind] for kind in EVENTS if not kind.startswith("out_") and kind != "first_dealer"}
     kinds["player_out"] = counts["out_stock_empty"] + counts["out_not_pulled_back"]
     return {kind: n for kind, n in kinds.items() if n}
+
+
+# --- the search's play-outs (appended: the search's entries) -------------------------------
+
+from cardtable.games.rank import rollout  # noqa: E402
+from cardtable.games.rank.rules import RankState  # noqa: E402
+
+search_njit = njit_keyed(bits, rules, rollout)
+
+
+@search_njit
+def _uniform(rng: int) -> float:
+    """A uniform number in [0, 1) from numba's generator (the play-out policy's
+    :data:`~cardtable.games.rank.rollout.uniform`; ``rng`` unused)."""
+    u: float = np.random.random()
+    return u
+
+
+_rollout = compile_shared(rollout, rollout.FUNCTIONS, (),
+                          {"top_bit": bit_index, "ones": bit_count, "uniform": _uniform}, inline=True)
+rollout_move = _rollout["rollout_move"]
+""":func:`cardtable.games.rank.rollout.rollout_move` compiled: the search's play-out policy."""
+
+
+@search_njit
+def _policy_game(s: Vector, played: Vector) -> int:
+    """Play ``s`` to the end of the game with the search's play-out policy; the actions go
+    to ``played`` (as many as fit).  Returns how many were applied."""
+    events = np.zeros((s[PLAYERS], len(EVENTS)), dtype=np.int64)
+    moves = 0
+    while s[CUR] >= 0:
+        a = rollout_move(s[MASK], s[ANTI] != 0, 0)
+        if moves < played.shape[0]:
+            played[moves] = a
+        _apply(s, a, events)
+        moves += 1
+    return moves
+
+
+@search_njit
+def policy_game(s: Vector, seed: int, played: Vector) -> int:
+    """:func:`_policy_game` of ``s`` in place, numba's generator seeded with ``seed``."""
+    np.random.seed(seed)
+    moves: int = _policy_game(s, played)
+    return moves
+
+
+@search_njit
+def policy_games(s: Vector, seed: int, orders: Vector) -> int:
+    """``orders.shape[0]`` play-outs of copies of ``s`` by :func:`_policy_game`, numba's
+    generator seeded once with ``seed``; row ``i`` of ``orders`` gets play-out ``i``'s
+    seats in the order they went out, the loser last (RG-6, RG-7).  Returns the actions
+    applied in all."""
+    np.random.seed(seed)
+    none = np.empty(0, dtype=np.int64)
+    n, moves = s[PLAYERS], 0
+    for i in range(orders.shape[0]):
+        t = s.copy()
+        moves += _policy_game(t, none)
+        for j in range(n):
+            orders[i, j] = t[ORDER + j]
+    return moves
+
+
+def export(state: RankState) -> Vector:
+    """The game vector of an engine state (for a searcher: a sampled world, whose hidden
+    cards are as that world deals them), read through its public accessors.  The ranks
+    each seat was shown to lack (``EXCLUDED``, which only the heuristic reads) are left
+    unknown."""
+    n = state.game.num_players
+    stock, pile, out = state.stock_cards, state.pile_cards, state.out_order
+    over = state.is_terminal()
+    slots = [PLAYERS, CUR, MASK, TOP, ANTI, STOCK_N, ALIVE, OUT_N, ACTIONS, PILE_N]
+    values = [n, -1 if over else state.current_player(), state.legal_mask, pile[-1], int(state.anti_rank),
+              len(stock), state.seats_in, len(out), len(state.history), len(pile)]
+    order = [*out, state.seats_in.bit_length() - 1] if over else out
+    slots += range(ORDER, ORDER + len(order))
+    values += order
+    slots += range(STOCK, STOCK + len(stock))
+    values += stock
+    for seat in range(n):
+        hand = state.hand_cards(seat)
+        slots.append(SIZES + seat)
+        values.append(len(hand))
+        pres = 0
+        for kind in set(hand):
+            slots.append(COUNT + NUM_KINDS * seat + kind)
+            values.append(hand.count(kind))
+            pres |= 1 << kind
+        slots.append(PRES + seat)
+        values.append(pres)
+    seen = [0] * 14
+    for card in pile:
+        seen[decisions.JK if card == JOKER else card % 13] += 1
+    slots += range(SEEN, SEEN + 14)
+    values += seen
+    v = np.zeros(SIZE, dtype=np.int64)
+    v[slots] = values
+    return v
+
+
+def policy_playouts(state: RankState, seed: int, n: int) -> tuple[int, list[list[int]]]:
+    """``n`` policy play-outs of ``state`` to the end of the game in the kernel
+    (:func:`policy_games`): the actions applied in all and each play-out's order out."""
+    orders = np.zeros((n, state.game.num_players), dtype=np.int64)
+    moves = int(policy_games(export(state), seed, orders))
+    return moves, orders.tolist()

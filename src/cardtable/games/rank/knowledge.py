@@ -9,26 +9,25 @@
   unseen cards consistently with everything the searching seat has seen — a seat
   stuck on a top card holds nothing that answers it, a play of a lower RG-4 tier
   shows the higher tiers are empty, and so on (:meth:`RankState.hand_constraints`).
-* **Play-out policy** (on the sampled state's legal-move mask): keep the escapes —
-  Aces, Kings and jokers, playable on anything at a lower RG-4 tier — while a plain
-  card can be played; otherwise a random legal move.  This is the main idea of the
-  heuristic bot (escapes bridge the next run) at the cost of one mask test.
+* **Play-out policy** (on the sampled state's legal-move mask,
+  :mod:`cardtable.games.rank.rollout`, which the compiled kernel runs too): keep the
+  escapes — Aces, Kings and jokers, playable on anything at a lower RG-4 tier — while a
+  plain card can be played; otherwise a random legal move.  This is the main idea of the
+  heuristic bot (escapes bridge the next run) at the cost of one mask test.  With the
+  extra ``fast`` the play-outs run in the kernel (:meth:`RankKnowledge.kernel_values`),
+  several per world.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final
 
 from cardtable.agents.knowledge import Knowledge
-from cardtable.cards import bit_list as _bits
 from cardtable.games.rank import RankState
-from cardtable.protocol import State
+from cardtable.games.rank.rollout import rollout_move
+from cardtable.protocol import Game, State
 
-_ESCAPES: Final = sum(1 << (s * 13 + r) for s in range(4) for r in (11, 12)) | (1 << 52)
-"""Kinds of Aces, Kings and the joker (cards ``suit * 13 + rank``, rank 11 = K, 12 = A)."""
-_PLAIN: Final = ((1 << 53) - 1) & ~_ESCAPES
-EPSILON: Final = 0.1
 PLACE_WEIGHT: Final = 0.5
 """How much a later place out (before the last) costs, against 2 for losing: going
 out early leaves fewer seats behind to lose to, and the shaped value is less noisy."""
@@ -42,6 +41,19 @@ class RankKnowledge(Knowledge):
     same worlds (measured 18.0 % losses against 19.8 % for the tree, 400 games each —
     within the noise, but never worse)."""
 
+    leaf_playouts = 12
+    """Policy play-outs per root move and world in the compiled kernel (:meth:`kernel_values`),
+    their values averaged: the exact constrained deal of a world costs far more than a
+    compiled play-out, so each world is played out several times."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self.place_values = tuple(-1.0 if place == n - 1 else 1.0 - PLACE_WEIGHT * place / max(1, n - 2)
+                                  for place in range(n))
+        """The value of each place out (the loser −1; the others between +1, first out, and
+        0.5, last before the loser): not losing is what counts most."""
+
     def evaluate(self, state: State) -> list[float]:
         n = self.game.num_players
         if not state.is_terminal():
@@ -50,21 +62,59 @@ class RankKnowledge(Knowledge):
         assert isinstance(order, list)
         values = [0.0] * n
         for place, seat in enumerate(order):
-            # the loser −1; the others between +1 (first out) and 0 (last before the
-            # loser), weighted so that not losing is what counts most
-            values[int(seat)] = -1.0 if place == n - 1 else 1.0 - PLACE_WEIGHT * place / max(1, n - 2)
+            values[int(seat)] = self.place_values[place]
         return values
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
         assert isinstance(state, RankState)
-        mask = state.legal_mask
-        if not mask & (mask - 1):
-            return int(mask.bit_length() - 1)
-        plain = mask & _PLAIN
-        if plain and not state.anti_rank and rng.random() >= EPSILON:
-            mask = plain
-        options = _bits(mask)
-        return options[int(rng.random() * len(options))]
+        return rollout_move(state.legal_mask, state.anti_rank, rng)
+
+    def kernel_values(self, world: State, root_round: int, me: int, seed: int) -> tuple[list[float], int] | None:
+        """:attr:`leaf_playouts` policy play-outs of ``world`` to the game's end in the
+        compiled kernel (:func:`cardtable.games.rank.kernel.policy_playouts`: the policy
+        of :meth:`rollout_action`, compiled from :mod:`cardtable.games.rank.rollout`, its
+        random numbers from ``seed``): their mean per-seat values and the moves played in
+        all; ``None`` without the extra ``fast`` or for a game the kernel refuses."""
+        kernel = self._kernel()
+        if kernel is None:
+            return None
+        assert isinstance(world, RankState)
+        if world.is_terminal():
+            return self.evaluate(world), 0
+        moves, orders = kernel.policy_playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
+        n = self.game.num_players
+        totals = [0.0] * n
+        for order in orders:
+            for seat, v in zip(order, self.place_values):
+                totals[seat] += v
+        return [v / len(orders) for v in totals], moves
+
+    def kernel_playout(self, world: State, root_round: int, me: int, seed: int = 0) -> tuple[float, int] | None:
+        """:meth:`kernel_values` for seat ``me`` only."""
+        got = self.kernel_values(world, root_round, me, seed)
+        return None if got is None else (got[0][me], got[1])
+
+    def _kernel(self) -> Any:
+        """:mod:`cardtable.games.rank.kernel` where it plays this game (numba installed, the
+        published rules: :func:`cardtable.kernels.check`), else ``None``."""
+        if "_kernel_module" not in self.__dict__:
+            self.__dict__["_kernel_module"] = _kernel_for(self.game)
+        return self.__dict__["_kernel_module"]
 
     def value_label(self) -> str:
         return "chance not to lose"
+
+
+def _kernel_for(game: Game) -> Any:
+    """The Ранг kernel module if it plays ``game``'s rules, else ``None``."""
+    from cardtable.kernels import available, check
+
+    if not available():
+        return None
+    try:
+        check(game, ("random",) * game.num_players)
+    except ValueError:
+        return None
+    from cardtable.games.rank import kernel
+
+    return kernel

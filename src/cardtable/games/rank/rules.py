@@ -1396,6 +1396,30 @@ class RankState(State):
         """Whether Anti-Rank is on (RG-8): every card may be played, one a turn."""
         return self._anti
 
+    def hand_cards(self, seat: int) -> list[int]:
+        """The card kinds ``seat`` holds, one entry per card, ascending (true state)."""
+        return self._hand_list(seat)
+
+    @property
+    def stock_cards(self) -> list[int]:
+        """The stock still to draw, top first (true state)."""
+        return self._stock[self._pos:]
+
+    @property
+    def pile_cards(self) -> tuple[int, ...]:
+        """The pile, bottom first: the top card is the last (RG-3)."""
+        return tuple(self._pile)
+
+    @property
+    def seats_in(self) -> int:
+        """The seats still in the game, as a bitmask (RG-6)."""
+        return self._alive
+
+    @property
+    def out_order(self) -> tuple[int, ...]:
+        """The seats that went out, in order (RG-6; the loser is not among them)."""
+        return tuple(self._finished)
+
 
 _PUBLIC_JSON: dict[tuple[int, ...], dict[str, JSON]] = {}
 """Public JSON of log entries, cached (entries recur across views); copied on output."""
