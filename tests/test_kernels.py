@@ -22,8 +22,8 @@ from cardtable.games.lost_cities import LostCities, LostCitiesState, first_start
 from cardtable.kernels import PlayOuts, play_many  # noqa: E402
 from cardtable.games.lost_cities import kernel  # noqa: E402
 
-KERNEL_ONLY = [kernel.ACTIONS] + list(range(kernel.DECK, kernel.SIZE))
-"""Slots the export cannot know: the kernel's action count and the cards already drawn."""
+KERNEL_ONLY = [kernel.ACTIONS] + list(range(kernel.EV, kernel.SIZE))
+"""Slots the export cannot know: the kernel's action and event counts and the cards already drawn."""
 
 
 def _same_vector(state: LostCitiesState, s: np.ndarray) -> bool:

@@ -42,10 +42,11 @@ this turn (-1 none), turns without a draw-pile card, next draw-pile index, round
 round starter, match totals (two slots), colours, rounds, actions applied."""
 HAND, EXP, KNOWN = 16, 28, 40
 """Per seat and colour ``slot + 6 * seat + colour``: hand, expeditions, cards taken from piles."""
-PILE_N, PILES, DECK = 52, 58, 130
+PILE_N, PILES, EV, DECK = 52, 58, 130, 140
 """Discard pile sizes (per colour), the piles (``PILES + 12 * colour + i``, bottom first),
-the round's deck (``DECK + i``; the draw pile is ``DECK + PTR …``)."""
-SIZE: Final = 202
+the event counts (``EV + 5 * seat + event``, :data:`EVENTS`), the round's deck (``DECK
++ i``; the draw pile is ``DECK + PTR …``)."""
+SIZE: Final = 212
 
 EVENTS: Final = ("play", "wager", "discard", "draw deck", "draw pile")
 """The events counted per seat: cards placed (wagers also counted apart), discards, draws."""
@@ -64,13 +65,22 @@ _shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_nu
 FIRST, HIGH = _shared["FIRST"], _shared["HIGH"]
 PLAYABLE: Final = np.array([0x3FF if t <= 1 else 0x3FF & ~((1 << t) - 1) for t in range(16)], dtype=np.int64)
 """The value indices that may go on an expedition in state ``t`` (LC-3)."""
+ONTO: Final = np.array([PLAYABLE[int(_shared["HIGH"][e & 0x3FE]) + 1 if e & 0x3FE else 1 if e else 0]
+                        for e in range(1024)], dtype=np.int64)
+"""The value indices that may go on an expedition whose value mask is ``e`` (LC-3)."""
+POP: Final = np.array([bin(m).count("1") for m in range(1024)], dtype=np.int64)
+"""Values in a 10-bit value mask."""
+VALUES: Final = np.array([[v for v in range(10) if m >> v & 1] + [0] * (10 - bin(m).count("1")) for m in range(1024)],
+                         dtype=np.int64)
+"""The value indices of a 10-bit value mask, lowest first (padded with zeros)."""
 colour_facts = _shared["colour_facts"]
 seat_numbers = _shared["seat_numbers"]
 play_choice = _shared["play_choice"]
 draw_choice = _shared["draw_choice"]
-njit = njit_keyed(rules, decisions)
+njit, inline = njit_keyed(rules, decisions), njit_keyed(rules, decisions, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
-cache entries follow those modules' sources too."""
+cache entries follow those modules' sources too; ``inline``: the inner loop's, compiled
+into their callers."""
 
 
 def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:
@@ -81,12 +91,12 @@ def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:
 # --- cards -------------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _field_add(field: int, v: int) -> int:
     return field | (1 << v) if v else (field + (1 << 14)) | 1
 
 
-@njit
+@inline
 def _field_remove(field: int, v: int) -> int:
     if v:
         return field ^ (1 << v)
@@ -94,7 +104,7 @@ def _field_remove(field: int, v: int) -> int:
     return field if field >> 14 else field & ~1
 
 
-@njit
+@inline
 def _field_size(field: int) -> int:
     n = field >> 14
     for v in range(1, 10):
@@ -102,7 +112,7 @@ def _field_size(field: int) -> int:
     return n
 
 
-@njit
+@inline
 def _top_state(expedition: int) -> int:
     """The state ``t`` of an expedition field: 0 empty, 1 wagers only, ``v + 1`` top value ``v``."""
     numbers = expedition & 0x3FE
@@ -121,7 +131,7 @@ def _deal(s: Vector, deck: Vector) -> None:
     C = s[COLORS]
     for i in range(12 * C):
         s[DECK + i] = deck[i]
-    for i in range(HAND, DECK):
+    for i in range(HAND, EV):
         s[i] = 0
     for i in range(2 * HAND_SIZE):
         k = deck[i]
@@ -183,11 +193,13 @@ def new_match(colors: int, rounds: int, decks: Vector, starter: int) -> Vector:
 # --- moves -------------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _legal(s: Vector, out: Vector) -> int:
-    """The legal actions in the engine's order into ``out``; returns how many (LC-3, LC-4)."""
+    """The legal actions in the engine's order into ``out`` (room for 10 more than
+    their number); returns how many (LC-3, LC-4).  A colour's plays and discards are
+    copied from :data:`VALUES` whole, without a branch per card (random play-outs
+    cannot predict them)."""
     C, p = s[COLORS], s[CUR]
-    n = 0
     if s[PHASE]:
         out[0] = 20 * C
         n = 1
@@ -196,26 +208,23 @@ def _legal(s: Vector, out: Vector) -> int:
                 out[n] = 20 * C + 1 + c
                 n += 1
         return n
+    n = 0
     for c in range(C):
         h = s[HAND + 6 * p + c] & 0x3FF
-        if not h:
-            continue
-        m = h & PLAYABLE[_top_state(s[EXP + 6 * p + c])]
-        while m:
-            out[n] = 20 * c + FIRST[m]
-            n += 1
-            m &= m - 1
-        m = h
-        while m:
-            out[n] = 20 * c + 10 + FIRST[m]
-            n += 1
-            m &= m - 1
+        m = h & ONTO[s[EXP + 6 * p + c] & 0x3FF]
+        for j in range(10):
+            out[n + j] = 20 * c + VALUES[m, j]
+        n += POP[m]
+        for j in range(10):
+            out[n + j] = 20 * c + 10 + VALUES[h, j]
+        n += POP[h]
     return n
 
 
-@njit
-def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
-    """Apply the legal action ``a`` (unchecked), dealing the next round when this ends one."""
+@inline
+def _apply(s: Vector, a: int) -> bool:
+    """Apply the legal action ``a`` (unchecked), counting its event; returns whether it
+    ends the round (then :func:`_end_round` is due)."""
     C, p = s[COLORS], s[CUR]
     s[ACTIONS] += 1
     if a < 20 * C:
@@ -227,26 +236,23 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
             s[known] = _field_remove(s[known], v)
         if a % 20 < 10:
             s[EXP + 6 * p + c] = _field_add(s[EXP + 6 * p + c], v)
-            events[p, PLAY_EV] += 1
-            if v == 0:
-                events[p, WAGER_EV] += 1
+            s[EV + 5 * p + PLAY_EV] += 1
+            s[EV + 5 * p + WAGER_EV] += v == 0
         else:
             s[PILES + 12 * c + s[PILE_N + c]] = 10 * c + v
             s[PILE_N + c] += 1
             s[BAN] = c
-            events[p, DISCARD_EV] += 1
+            s[EV + 5 * p + DISCARD_EV] += 1
         s[PHASE] = 1
-        return
+        return False
     s[PHASE], s[BAN], s[CUR] = 0, -1, 1 - p
     if a == 20 * C:
         k = s[DECK + s[PTR]]
         s[PTR] += 1
         s[HAND + 6 * p + k // 10] = _field_add(s[HAND + 6 * p + k // 10], k % 10)
         s[STALL] = 0
-        events[p, DECK_EV] += 1
-        if s[PTR] == 12 * C:
-            _end_round(s, decks, round_scores)
-        return
+        s[EV + 5 * p + DECK_EV] += 1
+        return s[PTR] == 12 * C
     c = a - 20 * C - 1
     s[PILE_N + c] -= 1
     k = s[PILES + 12 * c + s[PILE_N + c]]
@@ -254,9 +260,42 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
     s[HAND + 6 * p + c] = _field_add(s[HAND + 6 * p + c], k % 10)
     s[KNOWN + 6 * p + c] = _field_add(s[KNOWN + 6 * p + c], k % 10)
     s[STALL] += 1
-    events[p, PILE_EV] += 1
-    if s[STALL] >= STALL_LIMIT:
+    s[EV + 5 * p + PILE_EV] += 1
+    return s[STALL] >= STALL_LIMIT
+
+
+@njit
+def _step(s: Vector, a: int, decks: Vector, round_scores: Vector) -> None:
+    """:func:`_apply`, then the round's end when it is due."""
+    if _apply(s, a):
         _end_round(s, decks, round_scores)
+
+
+# --- random moves --------------------------------------------------------------------------
+
+
+@inline
+def _next_random(x: np.uint64) -> tuple[np.uint64, int]:
+    """SplitMix64 (Steele, Lea and Flood 2014): the next state and 32 random bits."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x, int((z ^ (z >> np.uint64(31))) >> np.uint64(32))
+
+
+@inline
+def _below(x: np.uint64, n: int) -> tuple[np.uint64, int]:
+    """A uniform integer in ``[0, n)`` (0 < n < 2**31) by Lemire's multiply-and-reject
+    (exactly uniform: the few products that would favour some values are drawn again)."""
+    x, r = _next_random(x)
+    m = r * n
+    if m & 0xFFFFFFFF < n:
+        floor = ((1 << 32) - n) % n
+        while m & 0xFFFFFFFF < floor:
+            x, r = _next_random(x)
+            m = r * n
+    return x, m >> 32
 
 
 # --- the heuristic -------------------------------------------------------------------------
@@ -298,16 +337,25 @@ def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
 def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.float64], round_end: bool,
           round_scores: Vector, events: Vector) -> None:
     """Play from ``s`` to the end of the match (or of the current round): seat ``i``
-    plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``)."""
-    legal = np.empty(128, dtype=np.int64)
+    plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``); the events of the
+    moves played are added to ``events``.  The random moves draw from a generator seeded
+    from numba's (:func:`_below`)."""
+    legal = np.empty(64, dtype=np.int64)
+    x = np.uint64(np.random.randint(0, 1 << 62))
+    for i in range(2 * len(EVENTS)):
+        events[i // 5, i % 5] -= s[EV + i]
     first = s[ROUND]
     while s[CUR] >= 0 and not (round_end and s[ROUND] != first):
         p = s[CUR]
         if policies[p]:
             a = _heuristic(s, styles[p])
         else:
-            a = legal[np.random.randint(_legal(s, legal))]
-        _apply(s, a, decks, round_scores, events)
+            x, k = _below(x, _legal(s, legal))
+            a = legal[k]
+        if _apply(s, a):
+            _end_round(s, decks, round_scores)
+    for i in range(2 * len(EVENTS)):
+        events[i // 5, i % 5] += s[EV + i]
 
 
 @njit
@@ -438,18 +486,25 @@ def export(state: LostCitiesState) -> Vector:
     return s
 
 
+@njit
+def _legal_list(s: Vector) -> Vector:
+    out = np.empty(64, dtype=np.int64)
+    return out[:_legal(s, out)]
+
+
 def legal_actions(s: Vector) -> list[int]:
     """The legal actions of a match vector, in the engine's order."""
-    out = np.empty(128, dtype=np.int64)
     if s[CUR] < 0:
         return []
-    return [int(a) for a in out[: _legal(s, out)]]
+    return [int(a) for a in _legal_list(s)]
 
 
 def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
     """Apply a legal ``action`` to the vector ``s`` in place (``decks``: the explicit decks
     of the match, rows by round; ``round_scores``/``events`` are added to)."""
-    _apply(s, action, decks, round_scores, events)
+    before = s[EV: EV + 2 * len(EVENTS)].copy()
+    _step(s, action, decks, round_scores)
+    events += (s[EV: EV + 2 * len(EVENTS)] - before).reshape(2, len(EVENTS))
 
 
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
