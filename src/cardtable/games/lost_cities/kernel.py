@@ -59,8 +59,9 @@ SCORE: Final = np.array([score_cards([0] * (i >> 9) + [v + 1 for v in range(9) i
                          for i in range(4 << 9)], dtype=np.int64)
 """LC-6 score indexed by ``wagers << 9 | number bits`` (bit i: number i + 2), from the engine."""
 
-_shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_numbers", "play_options",
-                                     "play_choice", "draw_options", "pending_cards", "draw_choice"),
+_shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_numbers", "play_cost", "discard_cost",
+                                     "play_options", "play_choice", "pile_option", "draw_options", "pending_cards",
+                                     "draw_choice"),
                          decisions.TABLES)
 FIRST, HIGH = _shared["FIRST"], _shared["HIGH"]
 PLAYABLE: Final = np.array([0x3FF if t <= 1 else 0x3FF & ~((1 << t) - 1) for t in range(16)], dtype=np.int64)
@@ -252,7 +253,8 @@ def _apply(s: Vector, a: int) -> bool:
         s[HAND + 6 * p + k // 10] = _field_add(s[HAND + 6 * p + k // 10], k % 10)
         s[STALL] = 0
         s[EV + 5 * p + DECK_EV] += 1
-        return s[PTR] == 12 * C
+        last: bool = s[PTR] == 12 * C
+        return last
     c = a - 20 * C - 1
     s[PILE_N + c] -= 1
     k = s[PILES + 12 * c + s[PILE_N + c]]
@@ -261,7 +263,8 @@ def _apply(s: Vector, a: int) -> bool:
     s[KNOWN + 6 * p + c] = _field_add(s[KNOWN + 6 * p + c], k % 10)
     s[STALL] += 1
     s[EV + 5 * p + PILE_EV] += 1
-    return s[STALL] >= STALL_LIMIT
+    stalled: bool = s[STALL] >= STALL_LIMIT
+    return stalled
 
 
 @njit
@@ -302,9 +305,31 @@ def _below(x: np.uint64, n: int) -> tuple[np.uint64, int]:
 
 
 @njit
-def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
+def _no_facts(colors: int) -> tuple[list[decisions.Facts], list[decisions.Facts], Vector]:
+    """An empty facts cache for :func:`_heuristic`: each seat's colour facts and the
+    fields they were computed from (seat ``p``, colour ``c`` at ``6 * p + c``; -1: none yet)."""
+    return [colour_facts(0, 0, 0, 0)] * colors, [colour_facts(0, 0, 0, 0)] * colors, np.full(12, -1, dtype=np.int64)
+
+
+@inline
+def _facts(s: Vector, p: int, facts: list[decisions.Facts], keys: Vector) -> None:
+    """The colour facts of seat ``p`` (:func:`~cardtable.games.lost_cities.decisions.colour_facts`),
+    computed afresh only for the colours whose four fields changed since the cached ones
+    (as the Python bot caches them)."""
+    C, o = s[COLORS], 1 - p
+    for c in range(C):
+        h, e, oe, k = s[HAND + 6 * p + c], s[EXP + 6 * p + c], s[EXP + 6 * o + c], s[KNOWN + 6 * o + c]
+        key = h | e << 16 | oe << 32 | k << 48
+        if keys[6 * p + c] != key:
+            keys[6 * p + c] = key
+            facts[c] = colour_facts(h, e, oe, k)
+
+
+@njit
+def _heuristic(s: Vector, style: npt.NDArray[np.float64], facts: list[decisions.Facts], keys: Vector) -> int:
     """The heuristic's action for the seat to move (the decisions of
-    :mod:`cardtable.games.lost_cities.decisions`, compiled)."""
+    :mod:`cardtable.games.lost_cities.decisions`, compiled); ``facts``/``keys``: the
+    seat's colour facts of its earlier decisions (:func:`_no_facts`)."""
     C, p = int(s[COLORS]), int(s[CUR])
     o = 1 - p
     tops = [-1] * C
@@ -313,8 +338,7 @@ def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
             tops[c] = s[PILES + 12 * c + s[PILE_N + c] - 1]
     if s[PHASE] and max(tops) < 0:
         return 20 * C
-    facts = [colour_facts(s[HAND + 6 * p + c], s[EXP + 6 * p + c], s[EXP + 6 * o + c], s[KNOWN + 6 * o + c])
-             for c in range(C)]
+    _facts(s, p, facts, keys)
     opp_hand = known = started = 0
     for c in range(C):
         opp_hand += _field_size(s[HAND + 6 * o + c])
@@ -341,6 +365,7 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     moves played are added to ``events``.  The random moves draw from a generator seeded
     from numba's (:func:`_below`)."""
     legal = np.empty(64, dtype=np.int64)
+    facts0, facts1, keys = _no_facts(s[COLORS])
     x = np.uint64(np.random.randint(0, 1 << 62))
     for i in range(2 * len(EVENTS)):
         events[i // 5, i % 5] -= s[EV + i]
@@ -348,7 +373,7 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     while s[CUR] >= 0 and not (round_end and s[ROUND] != first):
         p = s[CUR]
         if policies[p]:
-            a = _heuristic(s, styles[p])
+            a = _heuristic(s, styles[p], facts1 if p else facts0, keys)
         else:
             x, k = _below(x, _legal(s, legal))
             a = legal[k]
@@ -507,9 +532,15 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
     events += (s[EV: EV + 2 * len(EVENTS)] - before).reshape(2, len(EVENTS))
 
 
+@njit
+def _fresh_heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
+    facts0, facts1, keys = _no_facts(s[COLORS])
+    return _heuristic(s, style, facts1 if s[CUR] else facts0, keys)
+
+
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     """The compiled heuristic's action (playing ``style``) for the seat to move of ``s``."""
-    return int(_heuristic(s, style_vector(style)))
+    return int(_fresh_heuristic(s, style_vector(style)))
 
 
 def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
