@@ -195,34 +195,6 @@ def new_match(colors: int, rounds: int, decks: Vector, starter: int) -> Vector:
 
 
 @inline
-def _legal(s: Vector, out: Vector) -> int:
-    """The legal actions in the engine's order into ``out`` (room for 10 more than
-    their number); returns how many (LC-3, LC-4).  A colour's plays and discards are
-    copied from :data:`VALUES` whole, without a branch per card (random play-outs
-    cannot predict them)."""
-    C, p = s[COLORS], s[CUR]
-    if s[PHASE]:
-        out[0] = 20 * C
-        n = 1
-        for c in range(C):
-            if s[PILE_N + c] and c != s[BAN]:
-                out[n] = 20 * C + 1 + c
-                n += 1
-        return n
-    n = 0
-    for c in range(C):
-        h = s[HAND + 6 * p + c] & 0x3FF
-        m = h & ONTO[s[EXP + 6 * p + c] & 0x3FF]
-        for j in range(10):
-            out[n + j] = 20 * c + VALUES[m, j]
-        n += POP[m]
-        for j in range(10):
-            out[n + j] = 20 * c + 10 + VALUES[h, j]
-        n += POP[h]
-    return n
-
-
-@inline
 def _apply(s: Vector, a: int) -> bool:
     """Apply the legal action ``a`` (unchecked), counting its event; returns whether it
     ends the round (then :func:`_end_round` is due)."""
@@ -272,6 +244,49 @@ def _step(s: Vector, a: int, decks: Vector, round_scores: Vector) -> None:
     """:func:`_apply`, then the round's end when it is due."""
     if _apply(s, a):
         _end_round(s, decks, round_scores)
+
+
+@inline
+def _legal_count(s: Vector) -> int:
+    """How many legal actions there are (LC-3, LC-4)."""
+    C, p = s[COLORS], s[CUR]
+    n = 0
+    if s[PHASE]:
+        n = 1
+        for c in range(C):
+            n += s[PILE_N + c] != 0 and c != s[BAN]
+        return n
+    for c in range(C):
+        h = s[HAND + 6 * p + c] & 0x3FF
+        n += POP[h] + POP[h & ONTO[s[EXP + 6 * p + c] & 0x3FF]]
+    return n
+
+
+@inline
+def _legal_at(s: Vector, k: int) -> int:
+    """The legal action ``k`` (from 0) in the engine's order: the draw pile, then the
+    open discard piles by colour (draw phase); per colour its plays, then its discards,
+    lowest value first (play phase).  Random seats pick it without listing the others."""
+    C, p = int(s[COLORS]), int(s[CUR])
+    if s[PHASE]:
+        for c in range(C):
+            if s[PILE_N + c] and c != s[BAN]:
+                if k == 1:
+                    return 20 * C + 1 + c
+                k -= 1
+        return 20 * C
+    for c in range(C):
+        h = s[HAND + 6 * p + c] & 0x3FF
+        m = h & ONTO[s[EXP + 6 * p + c] & 0x3FF]
+        if k < POP[m]:
+            value: int = VALUES[m, k]
+            return 20 * c + value
+        k -= POP[m]
+        if k < POP[h]:
+            value = VALUES[h, k]
+            return 20 * c + 10 + value
+        k -= POP[h]
+    return -1
 
 
 # --- random moves --------------------------------------------------------------------------
@@ -364,7 +379,6 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``); the events of the
     moves played are added to ``events``.  The random moves draw from a generator seeded
     from numba's (:func:`_below`)."""
-    legal = np.empty(64, dtype=np.int64)
     facts0, facts1, keys = _no_facts(s[COLORS])
     x = np.uint64(np.random.randint(0, 1 << 62))
     for i in range(2 * len(EVENTS)):
@@ -375,8 +389,8 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
         if policies[p]:
             a = _heuristic(s, styles[p], facts1 if p else facts0, keys)
         else:
-            x, k = _below(x, _legal(s, legal))
-            a = legal[k]
+            x, k = _below(x, _legal_count(s))
+            a = _legal_at(s, k)
         if _apply(s, a):
             _end_round(s, decks, round_scores)
     for i in range(2 * len(EVENTS)):
@@ -513,8 +527,10 @@ def export(state: LostCitiesState) -> Vector:
 
 @njit
 def _legal_list(s: Vector) -> Vector:
-    out = np.empty(64, dtype=np.int64)
-    return out[:_legal(s, out)]
+    out = np.empty(_legal_count(s), dtype=np.int64)
+    for k in range(out.shape[0]):
+        out[k] = _legal_at(s, k)
+    return out
 
 
 def legal_actions(s: Vector) -> list[int]:
