@@ -107,9 +107,7 @@ def _field_remove(field: int, v: int) -> int:
 
 @inline
 def _field_size(field: int) -> int:
-    n = field >> 14
-    for v in range(1, 10):
-        n += field >> v & 1
+    n: int = (field >> 14) + POP[field & 0x3FE]
     return n
 
 
@@ -320,10 +318,12 @@ def _below(x: np.uint64, n: int) -> tuple[np.uint64, int]:
 
 
 @njit
-def _no_facts(colors: int) -> tuple[list[decisions.Facts], list[decisions.Facts], Vector]:
+def _no_facts(colors: int) -> tuple[list[decisions.Facts], list[decisions.Facts], Vector, list[int]]:
     """An empty facts cache for :func:`_heuristic`: each seat's colour facts and the
-    fields they were computed from (seat ``p``, colour ``c`` at ``6 * p + c``; -1: none yet)."""
-    return [colour_facts(0, 0, 0, 0)] * colors, [colour_facts(0, 0, 0, 0)] * colors, np.full(12, -1, dtype=np.int64)
+    fields they were computed from (seat ``p``, colour ``c`` at ``6 * p + c``; -1: none
+    yet), and a list for the pile tops."""
+    return ([colour_facts(0, 0, 0, 0)] * colors, [colour_facts(0, 0, 0, 0)] * colors, np.full(12, -1, dtype=np.int64),
+            [-1] * colors)
 
 
 @inline
@@ -341,17 +341,21 @@ def _facts(s: Vector, p: int, facts: list[decisions.Facts], keys: Vector) -> Non
 
 
 @njit
-def _heuristic(s: Vector, style: npt.NDArray[np.float64], facts: list[decisions.Facts], keys: Vector) -> int:
+def _heuristic(s: Vector, style: npt.NDArray[np.float64], facts: list[decisions.Facts], keys: Vector,
+               tops: list[int]) -> int:
     """The heuristic's action for the seat to move (the decisions of
     :mod:`cardtable.games.lost_cities.decisions`, compiled); ``facts``/``keys``: the
-    seat's colour facts of its earlier decisions (:func:`_no_facts`)."""
+    seat's colour facts of its earlier decisions (:func:`_no_facts`); ``tops``: room for
+    the top of each discard pile."""
     C, p = int(s[COLORS]), int(s[CUR])
     o = 1 - p
-    tops = [-1] * C
+    open_piles = False
     for c in range(C):
+        tops[c] = -1
         if s[PILE_N + c] and c != s[BAN]:
             tops[c] = s[PILES + 12 * c + s[PILE_N + c] - 1]
-    if s[PHASE] and max(tops) < 0:
+            open_piles = True
+    if s[PHASE] and not open_piles:
         return 20 * C
     _facts(s, p, facts, keys)
     opp_hand = known = started = 0
@@ -379,7 +383,7 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``); the events of the
     moves played are added to ``events``.  The random moves draw from a generator seeded
     from numba's (:func:`_below`)."""
-    facts0, facts1, keys = _no_facts(s[COLORS])
+    facts0, facts1, keys, tops = _no_facts(s[COLORS])
     x = np.uint64(np.random.randint(0, 1 << 62))
     for i in range(2 * len(EVENTS)):
         events[i // 5, i % 5] -= s[EV + i]
@@ -387,7 +391,7 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     while s[CUR] >= 0 and not (round_end and s[ROUND] != first):
         p = s[CUR]
         if policies[p]:
-            a = _heuristic(s, styles[p], facts1 if p else facts0, keys)
+            a = _heuristic(s, styles[p], facts1 if p else facts0, keys, tops)
         else:
             x, k = _below(x, _legal_count(s))
             a = _legal_at(s, k)
@@ -550,8 +554,8 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
 
 @njit
 def _fresh_heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
-    facts0, facts1, keys = _no_facts(s[COLORS])
-    return _heuristic(s, style, facts1 if s[CUR] else facts0, keys)
+    facts0, facts1, keys, tops = _no_facts(s[COLORS])
+    return _heuristic(s, style, facts1 if s[CUR] else facts0, keys, tops)
 
 
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
