@@ -505,27 +505,24 @@ def export(state: LostCitiesState) -> Vector:
     through its public accessors.  Round scores of finished rounds are not carried."""
     C = state.colors
     s = np.zeros(SIZE, dtype=np.int64)
-    s[COLORS], s[ROUNDS] = C, state.game.config.rounds
-    s[CUR], s[PHASE], s[STALL] = state.current_player(), state.phase, state.turns_without_deck_draw
-    s[ROUND], s[STARTER] = state.round_index, state.round_starter
-    s[TOTALS], s[TOTALS + 1] = state.match_totals
-    s[BAN] = -1
-    drawable = state.drawable_piles
+    ban = -1
+    closed = ~state.drawable_piles if state.phase else 0
     for c in range(C):
         pile = state.discard_pile(c)
-        s[PILE_N + c] = len(pile)
-        s[PILES + 12 * c: PILES + 12 * c + len(pile)] = pile
-        if state.phase and pile and not drawable >> c & 1:
-            s[BAN] = c
-    for seat in range(2):
-        hand, exp, known = state.hand_set(seat), state.expedition_set(seat), state.known_set(seat)
-        for c in range(C):
-            s[HAND + 6 * seat + c] = (hand >> (16 * c)) & 0xFFFF
-            s[EXP + 6 * seat + c] = (exp >> (16 * c)) & 0xFFFF
-            s[KNOWN + 6 * seat + c] = (known >> (16 * c)) & 0xFFFF
+        if pile:
+            s[PILE_N + c] = len(pile)
+            s[PILES + 12 * c: PILES + 12 * c + len(pile)] = pile
+            if closed >> c & 1:
+                ban = c
     draw = state.draw_pile()
-    s[PTR] = 12 * C - len(draw)
-    s[DECK + s[PTR]: DECK + 12 * C] = draw
+    ptr = 12 * C - len(draw)
+    s[DECK + ptr: DECK + 12 * C] = draw
+    a, b = state.match_totals
+    s[CUR: ROUNDS + 1] = (state.current_player(), state.phase, ban, state.turns_without_deck_draw, ptr,
+                          state.round_index, state.round_starter, a, b, C, state.game.config.rounds)
+    sets = (state.hand_set(0), state.hand_set(1), state.expedition_set(0), state.expedition_set(1),
+            state.known_set(0), state.known_set(1))  # six 16-bit colour fields each, as HAND, EXP, KNOWN
+    s[HAND: KNOWN + 12] = np.frombuffer(b"".join(x.to_bytes(12, "little") for x in sets), dtype="<u2")
     return s
 
 
