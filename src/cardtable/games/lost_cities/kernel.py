@@ -7,11 +7,21 @@ wagers), the action ids are the engine's.  Rounds are dealt by the engine's rule
 (LC-2: ``deck[0], deck[2], …`` to seat 0, ``deck[1], …`` to seat 1, the draw pile from
 ``deck[16]``) from explicit decks or, past them, from numba's random generator seeded
 with the batch's seed — the kernel does not reproduce Python's ``random`` stream, so
-to replay an engine deal pass its decks in (:func:`new_match`).
+to replay an engine deal pass its decks in (:func:`new_match`).  Random seats draw
+their moves from a SplitMix64 generator seeded per play-out from numba's (one
+``np.random`` call per move would cost more than the move).
 
 The heuristic seats run the decision code of
 :mod:`cardtable.games.lost_cities.decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
-the same functions the Python bot and the search run.
+the same functions the Python bot and the search run; a play-out keeps each seat's
+colour facts and recomputes only the colours whose cards changed, as the Python bot's
+cache does.
+
+Speed comes from what the inner loop does not do: the small functions are compiled
+into it (:func:`~cardtable.kernels.jit.njit_inline`), the event counts live in the
+match vector (counting into a second array made applying a move about a fifth slower),
+the round's end is called from the loop rather than from the applied move, and
+neither the random seats nor the heuristic's decisions list (or sort) the moves.
 
 Entries: :func:`play_many` (the lab's batches), :func:`export` and :func:`play_outs`
 (the search: play-outs from a determinised state), :func:`new_match`,
