@@ -392,9 +392,10 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     """Play from ``s`` to the end of the match (or of the current round): seat ``i``
     plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``); the events of the
     moves played are added to ``events``.  The random moves draw from a generator seeded
-    from numba's (:func:`_below`)."""
+    from numba's (:func:`_below`; not seeded, so numba's stream untouched, when no seat
+    plays random moves)."""
     facts0, facts1, keys, tops = _no_facts(s[COLORS])
-    x = np.uint64(np.random.randint(0, 1 << 62))
+    x = np.uint64(0 if policies[0] and policies[1] else np.random.randint(0, 1 << 62))
     for i in range(2 * len(EVENTS)):
         events[i // 5, i % 5] -= s[EV + i]
     first = s[ROUND]
