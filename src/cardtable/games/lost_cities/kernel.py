@@ -73,12 +73,10 @@ _shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_nu
                                      "play_options", "play_choice", "pile_option", "draw_options", "pending_cards",
                                      "draw_choice"),
                          decisions.TABLES)
-FIRST, HIGH = _shared["FIRST"], _shared["HIGH"]
-PLAYABLE: Final = np.array([0x3FF if t <= 1 else 0x3FF & ~((1 << t) - 1) for t in range(16)], dtype=np.int64)
-"""The value indices that may go on an expedition in state ``t`` (LC-3)."""
-ONTO: Final = np.array([PLAYABLE[int(_shared["HIGH"][e & 0x3FE]) + 1 if e & 0x3FE else 1 if e else 0]
-                        for e in range(1024)], dtype=np.int64)
-"""The value indices that may go on an expedition whose value mask is ``e`` (LC-3)."""
+ONTO: Final = np.array([0x3FF & ~((2 << decisions.HIGH[e & 0x3FE]) - 1) if e & 0x3FE else 0x3FF for e in range(1024)],
+                        dtype=np.int64)
+"""The value indices that may go on an expedition whose value mask is ``e`` (LC-3: any
+card on an empty or wagers-only expedition, else numbers above its top)."""
 POP: Final = np.array([bin(m).count("1") for m in range(1024)], dtype=np.int64)
 """Values in a 10-bit value mask."""
 VALUES: Final = np.array([[v for v in range(10) if m >> v & 1] + [0] * (10 - bin(m).count("1")) for m in range(1024)],
@@ -119,16 +117,6 @@ def _field_remove(field: int, v: int) -> int:
 def _field_size(field: int) -> int:
     n: int = (field >> 14) + POP[field & 0x3FE]
     return n
-
-
-@inline
-def _top_state(expedition: int) -> int:
-    """The state ``t`` of an expedition field: 0 empty, 1 wagers only, ``v + 1`` top value ``v``."""
-    numbers = expedition & 0x3FE
-    if numbers:
-        top: int = HIGH[numbers] + 1
-        return top
-    return 1 if expedition else 0
 
 
 # --- rounds ------------------------------------------------------------------------------
@@ -539,6 +527,7 @@ def export(state: LostCitiesState) -> Vector:
 
 @njit
 def _legal_list(s: Vector) -> Vector:
+    """The legal actions as an array, in the engine's order."""
     out = np.empty(_legal_count(s), dtype=np.int64)
     for k in range(out.shape[0]):
         out[k] = _legal_at(s, k)
@@ -562,6 +551,7 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
 
 @njit
 def _fresh_heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
+    """:func:`_heuristic` with an empty facts cache."""
     facts0, facts1, keys, tops = _no_facts(s[COLORS])
     return _heuristic(s, style, facts1 if s[CUR] else facts0, keys, tops)
 
