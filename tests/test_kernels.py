@@ -4,7 +4,8 @@ Lost Cities: on 2000 deals (5 and 6 colours, one- and three-round matches) the k
 and the engine offer the same legal moves at every step and reach the same results for
 the same moves (LC-3 … LC-7, including rounds ended by the LC-5 safeguard), the
 state export reads back what the kernel holds, and the compiled heuristic chooses
-what the Python heuristic chooses at every decision of many play-outs.
+what the Python heuristic chooses at every decision of many play-outs, and plays the
+same rounds from exported states (the search's play-outs).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from cardtable.games.lost_cities import LostCities, LostCitiesState, first_start
 from cardtable.kernels import PlayOuts, play_many  # noqa: E402
 from cardtable.games.lost_cities import kernel  # noqa: E402
 
-KERNEL_ONLY = [kernel.ACTIONS] + list(range(kernel.DECK, kernel.SIZE))
-"""Slots the export cannot know: the kernel's action count and the cards already drawn."""
+KERNEL_ONLY = [kernel.ACTIONS] + list(range(kernel.EV, kernel.SIZE))
+"""Slots the export cannot know: the kernel's action and event counts and the cards already drawn."""
 
 
 def _same_vector(state: LostCitiesState, s: np.ndarray) -> bool:
@@ -102,6 +103,27 @@ def test_lost_cities_compiled_heuristic_is_the_python_heuristic(colors: int) -> 
             compared += 1
             state.apply_action(choices[seed % 2] if rng.random() > 0.15 else rng.choice(state.legal_actions()))
     assert compared > 5000
+
+
+@pytest.mark.parametrize("colors", [5, 6])
+def test_heuristic_round_plays_the_python_heuristics_round(colors: int) -> None:
+    """The search's kernel play-out (:func:`kernel.heuristic_round`, whose seats keep
+    their colour facts from one decision to the next) ends the round where the Python
+    heuristic playing the same styles does: the same match totals after the same number
+    of moves, from 60 points of different rounds."""
+    game = LostCities(colors=colors, rounds=3)
+    styles = ("bold", "steady")
+    rows = np.stack([kernel.style_vector(STYLES[name]) for name in styles])
+    for seed in range(60):
+        state = game.new_state(seed=seed)
+        for _ in range(seed % 7 * 17):
+            state.apply_action(policy_action(state))
+        a, b, moves = kernel.heuristic_round(kernel.export(state), rows)
+        first, played = state.round_index, 0
+        while not state.is_terminal() and state.round_index == first:
+            state.apply_action(policy_action(state, STYLES[styles[state.current_player()]]))
+            played += 1
+        assert (a, b, moves) == (*state.match_totals, played), seed
 
 
 def test_play_many_reports_consistent_reproducible_results() -> None:

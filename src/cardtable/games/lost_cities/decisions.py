@@ -151,19 +151,51 @@ def seat_numbers(draw_pile: int, opp_hand: int, opp_known: int, started: int,
     return rate, turns, start_margin + extra_margin * max(0, started - 1)
 
 
+def play_cost(gap: int, mult: int, rate: float) -> float:
+    """What laying a colour's lowest playable number costs: the expected points of the
+    live cards it skips (``gap``, each counted ``mult`` times), summed card by card,
+    lowest first (float ties break the same way every time)."""
+    cost = 0.0
+    while gap:
+        cost += (FIRST[gap] + 1) * rate * mult
+        gap &= gap - 1
+    return cost
+
+
+def discard_cost(f: Facts, value: float, v: int, rate: float, turns: int, margin: float, cons: float,
+                 wmin: int) -> float:
+    """What discarding value index ``v`` of the colour of facts ``f`` costs: what the card
+    adds to the colour's plan (whose value is ``value``; at least 0) plus its use to the
+    opponent (at least that use, then)."""
+    (_, nums, hw, _, total_e, count_e, w0, live, _, _, _, _, _, _, _, _, use_of) = f
+    marginal = 0.0
+    if v:
+        bit = 1 << v
+        if nums & bit:
+            rest = plan(nums ^ bit, hw, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)[0]
+            if value > rest:
+                marginal = value - rest
+    elif hw:
+        rest = plan(nums, hw - 1, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)[0]
+        if value > rest:
+            marginal = value - rest
+    return marginal + use_of[v]
+
+
 def play_options(facts: list[Facts], rate: float, turns: int, margin: float, cons: float, wmin: int,
                  tempo_weight: float, every: bool) -> tuple[list[Option], list[Option], float]:
     """The play-phase costs: ``(plays, discards, tempo)``, plays and discards as ``(cost,
     kind)``; the heuristic plays the cheapest play if it costs at most the cheapest
     discard plus ``tempo`` (``tempo_weight`` times the cards its plans still have to lay
-    per turn left).
+    per turn left) — :func:`play_choice`.
 
     A play is the lowest playable number of each colour in the plan (or its wager, at no
     cost, when the plan lays wagers first); it costs the expected points of the live
-    cards it skips.  A discard costs what the card adds to its colour's plan (at least 0)
-    plus its use to the opponent; the cards are costed in order of the latter, and once
-    that alone exceeds the cheapest discard found the rest cannot win — unless
-    ``every``, only the discards up to there are listed."""
+    cards it skips (:func:`play_cost`).  A discard costs what the card adds to its
+    colour's plan (at least 0) plus its use to the opponent (:func:`discard_cost`); the
+    cards are costed in order of the latter, and once that alone exceeds the cheapest
+    discard found the rest cannot win — unless ``every``, only the discards up to there
+    are listed."""
     plays = [(0.0, 0)]
     plays.pop()
     uses = [(0.0, 0)]
@@ -179,11 +211,7 @@ def play_options(facts: list[Facts], rate: float, turns: int, margin: float, con
             if wagers:
                 plays.append((0.0, 10 * c))
             elif nums:
-                cost = 0.0
-                while gap:  # summed card by card, lowest first (float ties break the same way every time)
-                    cost += (FIRST[gap] + 1) * rate * mult
-                    gap &= gap - 1
-                plays.append((cost, 10 * c + low))
+                plays.append((play_cost(gap, mult, rate), 10 * c + low))
         while held:
             v = FIRST[held]
             uses.append((use_of[v], 10 * c + v))
@@ -195,21 +223,7 @@ def play_options(facts: list[Facts], rate: float, turns: int, margin: float, con
     for use, k in uses:
         if not every and (use, k) > best:
             break
-        c, v = k // 10, k % 10
-        (_, nums, hw, _, total_e, count_e, w0, live, _, _, _, _, _, _, _, _, _) = facts[c]
-        value = values[c]
-        marginal = 0.0
-        if v:
-            bit = 1 << v
-            if nums & bit:
-                rest = plan(nums ^ bit, hw, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)[0]
-                if value > rest:
-                    marginal = value - rest
-        elif hw:
-            rest = plan(nums, hw - 1, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)[0]
-            if value > rest:
-                marginal = value - rest
-        row = (marginal + use, k)
+        row = (discard_cost(facts[k // 10], values[k // 10], k % 10, rate, turns, margin, cons, wmin), k)
         discards.append(row)
         if row < best:
             best = row
@@ -219,44 +233,85 @@ def play_options(facts: list[Facts], rate: float, turns: int, margin: float, con
 def play_choice(facts: list[Facts], rate: float, turns: int, margin: float, cons: float, wmin: int,
                 tempo_weight: float) -> int:
     """The heuristic's play-phase action: its cheapest play if that costs at most its
-    cheapest discard plus the tempo term, else that discard."""
-    plays, discards, tempo = play_options(facts, rate, turns, margin, cons, wmin, tempo_weight, False)
-    best_discard = min(discards)
-    if plays:
-        best_play = min(plays)
-        if best_play[0] <= best_discard[0] + tempo:
-            k = best_play[1]
-            return 20 * (k // 10) + k % 10
-    k = best_discard[1]
-    return 20 * (k // 10) + 10 + k % 10
+    cheapest discard plus the tempo term, else that discard (:func:`play_options`; on
+    equal costs the lower kind).
+
+    Found without listing the options (the compiled runner pays for every list and sort):
+    the card of least use to the opponent is costed first, then only the cards whose use
+    alone does not exceed the cheapest discard so far — a discard costs at least its use,
+    so this finds the cheapest discard that sorting them all finds.  Cards are visited
+    in kind order, so a strict comparison keeps the lower kind of equal costs."""
+    play_cost_min, play_kind = math.inf, 0
+    least, first = math.inf, 0
+    values = [0.0] * len(facts)
+    pending = 0
+    for c in range(len(facts)):
+        (_, nums, hw, _, total_e, count_e, w0, live, _, _, _, _, gap, mult, low, held, use_of) = facts[c]
+        value, wagers, cards = plan(nums, hw, total_e, count_e, w0, live, rate, turns, margin, cons, wmin)
+        values[c] = value
+        if cards >= 0:
+            pending += cards
+            if wagers:
+                if 0.0 < play_cost_min:
+                    play_cost_min, play_kind = 0.0, 10 * c
+            elif nums:
+                cost = play_cost(gap, mult, rate) if gap else 0.0
+                if cost < play_cost_min:
+                    play_cost_min, play_kind = cost, 10 * c + low
+        while held:
+            v = FIRST[held]
+            if use_of[v] < least:
+                least, first = use_of[v], 10 * c + v
+            held &= held - 1
+    best = discard_cost(facts[first // 10], values[first // 10], first % 10, rate, turns, margin, cons, wmin)
+    best_kind = first
+    for c in range(len(facts)):
+        held, use_of = facts[c][15], facts[c][16]
+        while held:
+            v = FIRST[held]
+            held &= held - 1
+            if use_of[v] <= best and 10 * c + v != first:
+                cost = discard_cost(facts[c], values[c], v, rate, turns, margin, cons, wmin)
+                if cost < best or (cost == best and 10 * c + v < best_kind):
+                    best, best_kind = cost, 10 * c + v
+    if play_cost_min <= best + tempo_weight * pending / turns:
+        return 20 * (play_kind // 10) + play_kind % 10
+    return 20 * (best_kind // 10) + 10 + best_kind % 10
+
+
+def pile_option(f: Facts, top: int, c: int, rate: float, turns: int, margin: float, cons: float, wmin: int,
+                denial: float) -> tuple[float, float, int]:
+    """The draw option ``(gain + denial, gain, c)`` of the pile of colour ``c`` whose top
+    card is ``top`` (a kind; ``f``: the colour's facts): ``gain`` what the card adds to
+    the colour's plan, ``denial`` the weight of the card's use to the opponent."""
+    v = top % 10
+    t, nums, hw = f[0], f[1], f[2]
+    gain = 0.0
+    if v:
+        if ABOVE[t] >> v & 1:
+            base = plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
+            more = plan(nums | (1 << v), hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
+            if more > base:
+                gain = more - base
+    elif t <= 1:
+        base = plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
+        more = plan(nums, hw + 1, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
+        if more > base:
+            gain = more - base
+    return gain + denial * opp_use(v, f[9], f[10], f[11]), gain, c
 
 
 def draw_options(facts: list[Facts], tops: list[int], rate: float, turns: int, margin: float, cons: float,
                  wmin: int, denial: float) -> list[tuple[float, float, int]]:
     """The draw-phase options ``(gain + denial, gain, colour)`` of each pile the seat may
     take from (``tops[c]``: its top kind, -1 when it may not): ``gain`` what the card adds
-    to the colour's plan, ``denial`` the weight of the card's use to the opponent."""
+    to the colour's plan, ``denial`` the weight of the card's use to the opponent
+    (:func:`pile_option`)."""
     options = [(0.0, 0.0, 0)]
     options.pop()
     for c in range(len(facts)):
-        if tops[c] < 0:
-            continue
-        v = tops[c] % 10
-        f = facts[c]
-        t, nums, hw = f[0], f[1], f[2]
-        gain = 0.0
-        if v:
-            if ABOVE[t] >> v & 1:
-                base = plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
-                more = plan(nums | (1 << v), hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
-                if more > base:
-                    gain = more - base
-        elif t <= 1:
-            base = plan(nums, hw, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
-            more = plan(nums, hw + 1, f[4], f[5], f[6], f[7], rate, turns, margin, cons, wmin)[0]
-            if more > base:
-                gain = more - base
-        options.append((gain + denial * opp_use(v, f[9], f[10], f[11]), gain, c))
+        if tops[c] >= 0:
+            options.append(pile_option(facts[c], tops[c], c, rate, turns, margin, cons, wmin, denial))
     return options
 
 
@@ -279,8 +334,15 @@ def draw_choice(facts: list[Facts], tops: list[int], draw_pile: int, rate: float
                 cons: float, wmin: int, denial: float, deck_value: float) -> int:
     """The heuristic's draw-phase choice as a colour, -1 for the draw pile: a pile top
     whose gain plus denial beats ``deck_value`` (with some gain), or any pile while the
-    plans hold more placements than turns remain near the end (stalling, LC-5)."""
-    best = max(draw_options(facts, tops, rate, turns, margin, cons, wmin, denial))
+    plans hold more placements than turns remain near the end (stalling, LC-5).  At
+    least one pile must be open to the seat; the best of :func:`draw_options` is found
+    without listing them."""
+    best = (-math.inf, 0.0, 0)
+    for c in range(len(facts)):
+        if tops[c] >= 0:
+            option = pile_option(facts[c], tops[c], c, rate, turns, margin, cons, wmin, denial)
+            if option > best:
+                best = option
     if best[0] > deck_value and best[1] > 0:
         return best[2]
     if draw_pile <= STALL_REACH:  # stall while more placements wait than turns remain

@@ -7,11 +7,21 @@ wagers), the action ids are the engine's.  Rounds are dealt by the engine's rule
 (LC-2: ``deck[0], deck[2], …`` to seat 0, ``deck[1], …`` to seat 1, the draw pile from
 ``deck[16]``) from explicit decks or, past them, from numba's random generator seeded
 with the batch's seed — the kernel does not reproduce Python's ``random`` stream, so
-to replay an engine deal pass its decks in (:func:`new_match`).
+to replay an engine deal pass its decks in (:func:`new_match`).  Random seats draw
+their moves from a SplitMix64 generator seeded per play-out from numba's (one
+``np.random`` call per move would cost more than the move).
 
 The heuristic seats run the decision code of
 :mod:`cardtable.games.lost_cities.decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
-the same functions the Python bot and the search run.
+the same functions the Python bot and the search run; a play-out keeps each seat's
+colour facts and recomputes only the colours whose cards changed, as the Python bot's
+cache does.
+
+Speed comes from what the inner loop does not do: the small functions are compiled
+into it (:func:`~cardtable.kernels.jit.njit_inline`), the event counts live in the
+match vector (counting into a second array made applying a move about a fifth slower),
+the round's end is called from the loop rather than from the applied move, and
+neither the random seats nor the heuristic's decisions list (or sort) the moves.
 
 Entries: :func:`play_many` (the lab's batches), :func:`export` and :func:`play_outs`
 (the search: play-outs from a determinised state), :func:`new_match`,
@@ -42,10 +52,11 @@ this turn (-1 none), turns without a draw-pile card, next draw-pile index, round
 round starter, match totals (two slots), colours, rounds, actions applied."""
 HAND, EXP, KNOWN = 16, 28, 40
 """Per seat and colour ``slot + 6 * seat + colour``: hand, expeditions, cards taken from piles."""
-PILE_N, PILES, DECK = 52, 58, 130
+PILE_N, PILES, EV, DECK = 52, 58, 130, 140
 """Discard pile sizes (per colour), the piles (``PILES + 12 * colour + i``, bottom first),
-the round's deck (``DECK + i``; the draw pile is ``DECK + PTR …``)."""
-SIZE: Final = 202
+the event counts (``EV + 5 * seat + event``, :data:`EVENTS`), the round's deck (``DECK
++ i``; the draw pile is ``DECK + PTR …``)."""
+SIZE: Final = 212
 
 EVENTS: Final = ("play", "wager", "discard", "draw deck", "draw pile")
 """The events counted per seat: cards placed (wagers also counted apart), discards, draws."""
@@ -58,19 +69,27 @@ SCORE: Final = np.array([score_cards([0] * (i >> 9) + [v + 1 for v in range(9) i
                          for i in range(4 << 9)], dtype=np.int64)
 """LC-6 score indexed by ``wagers << 9 | number bits`` (bit i: number i + 2), from the engine."""
 
-_shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_numbers", "play_options",
-                                     "play_choice", "draw_options", "pending_cards", "draw_choice"),
+_shared = compile_shared(decisions, ("plan", "opp_use", "colour_facts", "seat_numbers", "play_cost", "discard_cost",
+                                     "play_options", "play_choice", "pile_option", "draw_options", "pending_cards",
+                                     "draw_choice"),
                          decisions.TABLES)
-FIRST, HIGH = _shared["FIRST"], _shared["HIGH"]
-PLAYABLE: Final = np.array([0x3FF if t <= 1 else 0x3FF & ~((1 << t) - 1) for t in range(16)], dtype=np.int64)
-"""The value indices that may go on an expedition in state ``t`` (LC-3)."""
+ONTO: Final = np.array([0x3FF & ~((2 << decisions.HIGH[e & 0x3FE]) - 1) if e & 0x3FE else 0x3FF for e in range(1024)],
+                        dtype=np.int64)
+"""The value indices that may go on an expedition whose value mask is ``e`` (LC-3: any
+card on an empty or wagers-only expedition, else numbers above its top)."""
+POP: Final = np.array([bin(m).count("1") for m in range(1024)], dtype=np.int64)
+"""Values in a 10-bit value mask."""
+VALUES: Final = np.array([[v for v in range(10) if m >> v & 1] + [0] * (10 - bin(m).count("1")) for m in range(1024)],
+                         dtype=np.int64)
+"""The value indices of a 10-bit value mask, lowest first (padded with zeros)."""
 colour_facts = _shared["colour_facts"]
 seat_numbers = _shared["seat_numbers"]
 play_choice = _shared["play_choice"]
 draw_choice = _shared["draw_choice"]
-njit = njit_keyed(rules, decisions)
+njit, inline = njit_keyed(rules, decisions), njit_keyed(rules, decisions, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
-cache entries follow those modules' sources too."""
+cache entries follow those modules' sources too; ``inline``: the inner loop's, compiled
+into their callers."""
 
 
 def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:
@@ -81,12 +100,12 @@ def style_vector(style: LostCitiesStyle) -> npt.NDArray[np.float64]:
 # --- cards -------------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _field_add(field: int, v: int) -> int:
     return field | (1 << v) if v else (field + (1 << 14)) | 1
 
 
-@njit
+@inline
 def _field_remove(field: int, v: int) -> int:
     if v:
         return field ^ (1 << v)
@@ -94,22 +113,10 @@ def _field_remove(field: int, v: int) -> int:
     return field if field >> 14 else field & ~1
 
 
-@njit
+@inline
 def _field_size(field: int) -> int:
-    n = field >> 14
-    for v in range(1, 10):
-        n += field >> v & 1
+    n: int = (field >> 14) + POP[field & 0x3FE]
     return n
-
-
-@njit
-def _top_state(expedition: int) -> int:
-    """The state ``t`` of an expedition field: 0 empty, 1 wagers only, ``v + 1`` top value ``v``."""
-    numbers = expedition & 0x3FE
-    if numbers:
-        top: int = HIGH[numbers] + 1
-        return top
-    return 1 if expedition else 0
 
 
 # --- rounds ------------------------------------------------------------------------------
@@ -121,7 +128,7 @@ def _deal(s: Vector, deck: Vector) -> None:
     C = s[COLORS]
     for i in range(12 * C):
         s[DECK + i] = deck[i]
-    for i in range(HAND, DECK):
+    for i in range(HAND, EV):
         s[i] = 0
     for i in range(2 * HAND_SIZE):
         k = deck[i]
@@ -183,39 +190,10 @@ def new_match(colors: int, rounds: int, decks: Vector, starter: int) -> Vector:
 # --- moves -------------------------------------------------------------------------------
 
 
-@njit
-def _legal(s: Vector, out: Vector) -> int:
-    """The legal actions in the engine's order into ``out``; returns how many (LC-3, LC-4)."""
-    C, p = s[COLORS], s[CUR]
-    n = 0
-    if s[PHASE]:
-        out[0] = 20 * C
-        n = 1
-        for c in range(C):
-            if s[PILE_N + c] and c != s[BAN]:
-                out[n] = 20 * C + 1 + c
-                n += 1
-        return n
-    for c in range(C):
-        h = s[HAND + 6 * p + c] & 0x3FF
-        if not h:
-            continue
-        m = h & PLAYABLE[_top_state(s[EXP + 6 * p + c])]
-        while m:
-            out[n] = 20 * c + FIRST[m]
-            n += 1
-            m &= m - 1
-        m = h
-        while m:
-            out[n] = 20 * c + 10 + FIRST[m]
-            n += 1
-            m &= m - 1
-    return n
-
-
-@njit
-def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
-    """Apply the legal action ``a`` (unchecked), dealing the next round when this ends one."""
+@inline
+def _apply(s: Vector, a: int) -> bool:
+    """Apply the legal action ``a`` (unchecked), counting its event; returns whether it
+    ends the round (then :func:`_end_round` is due)."""
     C, p = s[COLORS], s[CUR]
     s[ACTIONS] += 1
     if a < 20 * C:
@@ -227,26 +205,24 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
             s[known] = _field_remove(s[known], v)
         if a % 20 < 10:
             s[EXP + 6 * p + c] = _field_add(s[EXP + 6 * p + c], v)
-            events[p, PLAY_EV] += 1
-            if v == 0:
-                events[p, WAGER_EV] += 1
+            s[EV + 5 * p + PLAY_EV] += 1
+            s[EV + 5 * p + WAGER_EV] += v == 0
         else:
             s[PILES + 12 * c + s[PILE_N + c]] = 10 * c + v
             s[PILE_N + c] += 1
             s[BAN] = c
-            events[p, DISCARD_EV] += 1
+            s[EV + 5 * p + DISCARD_EV] += 1
         s[PHASE] = 1
-        return
+        return False
     s[PHASE], s[BAN], s[CUR] = 0, -1, 1 - p
     if a == 20 * C:
         k = s[DECK + s[PTR]]
         s[PTR] += 1
         s[HAND + 6 * p + k // 10] = _field_add(s[HAND + 6 * p + k // 10], k % 10)
         s[STALL] = 0
-        events[p, DECK_EV] += 1
-        if s[PTR] == 12 * C:
-            _end_round(s, decks, round_scores)
-        return
+        s[EV + 5 * p + DECK_EV] += 1
+        last: bool = s[PTR] == 12 * C
+        return last
     c = a - 20 * C - 1
     s[PILE_N + c] -= 1
     k = s[PILES + 12 * c + s[PILE_N + c]]
@@ -254,28 +230,132 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
     s[HAND + 6 * p + c] = _field_add(s[HAND + 6 * p + c], k % 10)
     s[KNOWN + 6 * p + c] = _field_add(s[KNOWN + 6 * p + c], k % 10)
     s[STALL] += 1
-    events[p, PILE_EV] += 1
-    if s[STALL] >= STALL_LIMIT:
+    s[EV + 5 * p + PILE_EV] += 1
+    stalled: bool = s[STALL] >= STALL_LIMIT
+    return stalled
+
+
+@njit
+def _step(s: Vector, a: int, decks: Vector, round_scores: Vector) -> None:
+    """:func:`_apply`, then the round's end when it is due."""
+    if _apply(s, a):
         _end_round(s, decks, round_scores)
+
+
+@inline
+def _legal_count(s: Vector) -> int:
+    """How many legal actions there are (LC-3, LC-4)."""
+    C, p = s[COLORS], s[CUR]
+    n = 0
+    if s[PHASE]:
+        n = 1
+        for c in range(C):
+            n += s[PILE_N + c] != 0 and c != s[BAN]
+        return n
+    for c in range(C):
+        h = s[HAND + 6 * p + c] & 0x3FF
+        n += POP[h] + POP[h & ONTO[s[EXP + 6 * p + c] & 0x3FF]]
+    return n
+
+
+@inline
+def _legal_at(s: Vector, k: int) -> int:
+    """The legal action ``k`` (from 0) in the engine's order: the draw pile, then the
+    open discard piles by colour (draw phase); per colour its plays, then its discards,
+    lowest value first (play phase).  Random seats pick it without listing the others."""
+    C, p = int(s[COLORS]), int(s[CUR])
+    if s[PHASE]:
+        for c in range(C):
+            if s[PILE_N + c] and c != s[BAN]:
+                if k == 1:
+                    return 20 * C + 1 + c
+                k -= 1
+        return 20 * C
+    for c in range(C):
+        h = s[HAND + 6 * p + c] & 0x3FF
+        m = h & ONTO[s[EXP + 6 * p + c] & 0x3FF]
+        if k < POP[m]:
+            value: int = VALUES[m, k]
+            return 20 * c + value
+        k -= POP[m]
+        if k < POP[h]:
+            value = VALUES[h, k]
+            return 20 * c + 10 + value
+        k -= POP[h]
+    return -1
+
+
+# --- random moves --------------------------------------------------------------------------
+
+
+@inline
+def _next_random(x: np.uint64) -> tuple[np.uint64, int]:
+    """SplitMix64 (Steele, Lea and Flood 2014): the next state and 32 random bits."""
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x, int((z ^ (z >> np.uint64(31))) >> np.uint64(32))
+
+
+@inline
+def _below(x: np.uint64, n: int) -> tuple[np.uint64, int]:
+    """A uniform integer in ``[0, n)`` (0 < n < 2**31) by Lemire's multiply-and-reject
+    (exactly uniform: the few products that would favour some values are drawn again)."""
+    x, r = _next_random(x)
+    m = r * n
+    if m & 0xFFFFFFFF < n:
+        floor = ((1 << 32) - n) % n
+        while m & 0xFFFFFFFF < floor:
+            x, r = _next_random(x)
+            m = r * n
+    return x, m >> 32
 
 
 # --- the heuristic -------------------------------------------------------------------------
 
 
 @njit
-def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
+def _no_facts(colors: int) -> tuple[list[decisions.Facts], list[decisions.Facts], Vector, list[int]]:
+    """An empty facts cache for :func:`_heuristic`: each seat's colour facts and the
+    fields they were computed from (seat ``p``, colour ``c`` at ``6 * p + c``; -1: none
+    yet), and a list for the pile tops."""
+    return ([colour_facts(0, 0, 0, 0)] * colors, [colour_facts(0, 0, 0, 0)] * colors, np.full(12, -1, dtype=np.int64),
+            [-1] * colors)
+
+
+@inline
+def _facts(s: Vector, p: int, facts: list[decisions.Facts], keys: Vector) -> None:
+    """The colour facts of seat ``p`` (:func:`~cardtable.games.lost_cities.decisions.colour_facts`),
+    computed afresh only for the colours whose four fields changed since the cached ones
+    (as the Python bot caches them)."""
+    C, o = s[COLORS], 1 - p
+    for c in range(C):
+        h, e, oe, k = s[HAND + 6 * p + c], s[EXP + 6 * p + c], s[EXP + 6 * o + c], s[KNOWN + 6 * o + c]
+        key = h | e << 16 | oe << 32 | k << 48
+        if keys[6 * p + c] != key:
+            keys[6 * p + c] = key
+            facts[c] = colour_facts(h, e, oe, k)
+
+
+@njit
+def _heuristic(s: Vector, style: npt.NDArray[np.float64], facts: list[decisions.Facts], keys: Vector,
+               tops: list[int]) -> int:
     """The heuristic's action for the seat to move (the decisions of
-    :mod:`cardtable.games.lost_cities.decisions`, compiled)."""
+    :mod:`cardtable.games.lost_cities.decisions`, compiled); ``facts``/``keys``: the
+    seat's colour facts of its earlier decisions (:func:`_no_facts`); ``tops``: room for
+    the top of each discard pile."""
     C, p = int(s[COLORS]), int(s[CUR])
     o = 1 - p
-    tops = [-1] * C
+    open_piles = False
     for c in range(C):
+        tops[c] = -1
         if s[PILE_N + c] and c != s[BAN]:
             tops[c] = s[PILES + 12 * c + s[PILE_N + c] - 1]
-    if s[PHASE] and max(tops) < 0:
+            open_piles = True
+    if s[PHASE] and not open_piles:
         return 20 * C
-    facts = [colour_facts(s[HAND + 6 * p + c], s[EXP + 6 * p + c], s[EXP + 6 * o + c], s[KNOWN + 6 * o + c])
-             for c in range(C)]
+    _facts(s, p, facts, keys)
     opp_hand = known = started = 0
     for c in range(C):
         opp_hand += _field_size(s[HAND + 6 * o + c])
@@ -298,16 +378,26 @@ def _heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
 def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.float64], round_end: bool,
           round_scores: Vector, events: Vector) -> None:
     """Play from ``s`` to the end of the match (or of the current round): seat ``i``
-    plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``)."""
-    legal = np.empty(128, dtype=np.int64)
+    plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``); the events of the
+    moves played are added to ``events``.  The random moves draw from a generator seeded
+    from numba's (:func:`_below`; not seeded, so numba's stream untouched, when no seat
+    plays random moves)."""
+    facts0, facts1, keys, tops = _no_facts(s[COLORS])
+    x = np.uint64(0 if policies[0] and policies[1] else np.random.randint(0, 1 << 62))
+    for i in range(2 * len(EVENTS)):
+        events[i // 5, i % 5] -= s[EV + i]
     first = s[ROUND]
     while s[CUR] >= 0 and not (round_end and s[ROUND] != first):
         p = s[CUR]
         if policies[p]:
-            a = _heuristic(s, styles[p])
+            a = _heuristic(s, styles[p], facts1 if p else facts0, keys, tops)
         else:
-            a = legal[np.random.randint(_legal(s, legal))]
-        _apply(s, a, decks, round_scores, events)
+            x, k = _below(x, _legal_count(s))
+            a = _legal_at(s, k)
+        if _apply(s, a):
+            _end_round(s, decks, round_scores)
+    for i in range(2 * len(EVENTS)):
+        events[i // 5, i % 5] += s[EV + i]
 
 
 @njit
@@ -414,47 +504,61 @@ def export(state: LostCitiesState) -> Vector:
     through its public accessors.  Round scores of finished rounds are not carried."""
     C = state.colors
     s = np.zeros(SIZE, dtype=np.int64)
-    s[COLORS], s[ROUNDS] = C, state.game.config.rounds
-    s[CUR], s[PHASE], s[STALL] = state.current_player(), state.phase, state.turns_without_deck_draw
-    s[ROUND], s[STARTER] = state.round_index, state.round_starter
-    s[TOTALS], s[TOTALS + 1] = state.match_totals
-    s[BAN] = -1
-    drawable = state.drawable_piles
+    ban = -1
+    closed = ~state.drawable_piles if state.phase else 0
     for c in range(C):
         pile = state.discard_pile(c)
-        s[PILE_N + c] = len(pile)
-        s[PILES + 12 * c: PILES + 12 * c + len(pile)] = pile
-        if state.phase and pile and not drawable >> c & 1:
-            s[BAN] = c
-    for seat in range(2):
-        hand, exp, known = state.hand_set(seat), state.expedition_set(seat), state.known_set(seat)
-        for c in range(C):
-            s[HAND + 6 * seat + c] = (hand >> (16 * c)) & 0xFFFF
-            s[EXP + 6 * seat + c] = (exp >> (16 * c)) & 0xFFFF
-            s[KNOWN + 6 * seat + c] = (known >> (16 * c)) & 0xFFFF
+        if pile:
+            s[PILE_N + c] = len(pile)
+            s[PILES + 12 * c: PILES + 12 * c + len(pile)] = pile
+            if closed >> c & 1:
+                ban = c
     draw = state.draw_pile()
-    s[PTR] = 12 * C - len(draw)
-    s[DECK + s[PTR]: DECK + 12 * C] = draw
+    ptr = 12 * C - len(draw)
+    s[DECK + ptr: DECK + 12 * C] = draw
+    a, b = state.match_totals
+    s[CUR: ROUNDS + 1] = (state.current_player(), state.phase, ban, state.turns_without_deck_draw, ptr,
+                          state.round_index, state.round_starter, a, b, C, state.game.config.rounds)
+    sets = (state.hand_set(0), state.hand_set(1), state.expedition_set(0), state.expedition_set(1),
+            state.known_set(0), state.known_set(1))  # six 16-bit colour fields each, as HAND, EXP, KNOWN
+    s[HAND: KNOWN + 12] = np.frombuffer(b"".join(x.to_bytes(12, "little") for x in sets), dtype="<u2")
     return s
+
+
+@njit
+def _legal_list(s: Vector) -> Vector:
+    """The legal actions as an array, in the engine's order."""
+    out = np.empty(_legal_count(s), dtype=np.int64)
+    for k in range(out.shape[0]):
+        out[k] = _legal_at(s, k)
+    return out
 
 
 def legal_actions(s: Vector) -> list[int]:
     """The legal actions of a match vector, in the engine's order."""
-    out = np.empty(128, dtype=np.int64)
     if s[CUR] < 0:
         return []
-    return [int(a) for a in out[: _legal(s, out)]]
+    return [int(a) for a in _legal_list(s)]
 
 
 def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, events: Vector) -> None:
     """Apply a legal ``action`` to the vector ``s`` in place (``decks``: the explicit decks
     of the match, rows by round; ``round_scores``/``events`` are added to)."""
-    _apply(s, action, decks, round_scores, events)
+    before = s[EV: EV + 2 * len(EVENTS)].copy()
+    _step(s, action, decks, round_scores)
+    events += (s[EV: EV + 2 * len(EVENTS)] - before).reshape(2, len(EVENTS))
+
+
+@njit
+def _fresh_heuristic(s: Vector, style: npt.NDArray[np.float64]) -> int:
+    """:func:`_heuristic` with an empty facts cache."""
+    facts0, facts1, keys, tops = _no_facts(s[COLORS])
+    return _heuristic(s, style, facts1 if s[CUR] else facts0, keys, tops)
 
 
 def heuristic_action(s: Vector, style: LostCitiesStyle) -> int:
     """The compiled heuristic's action (playing ``style``) for the seat to move of ``s``."""
-    return int(_heuristic(s, style_vector(style)))
+    return int(_fresh_heuristic(s, style_vector(style)))
 
 
 def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
