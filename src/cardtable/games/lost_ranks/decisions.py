@@ -31,9 +31,10 @@ hearts are trumps:
 >>> k[HAND] = 1 << parse_french("AC") | 1 << parse_french("2C")
 >>> k[SIZES: SIZES + 4] = [2, 1, 1, 1]
 >>> legal = sorted([parse_french("AC"), parse_french("2C")])
->>> legal[choose(k, legal, [0.0, 0.0], avoid_table())] == parse_french("AC")  # it takes the Spy
+>>> table, work = avoid_table(), [0.0] * WORK
+>>> legal[choose(k, legal, [0.0, 0.0], table, work)] == parse_french("AC")  # it takes the Spy
 True
->>> round(value_four(k, parse_french("AC"), avoid_table()) - value_four(k, parse_french("2C"), avoid_table()), 2)
+>>> round(value_four(k, parse_french("AC"), table, work) - value_four(k, parse_french("2C"), table, work), 2)
 3.4
 """
 
@@ -48,6 +49,8 @@ DRAW: Final = 53
 PHANTOM_BASE: Final = 54
 JACK: Final = 9
 """The rank index of a Jack (ranks 0 = two … 12 = ace)."""
+JACKS: Final = sum(1 << s * 13 + JACK for s in range(4))
+"""The mask of the four Jacks."""
 ME, PLAYERS, TRUMP, FORCE, HAND, UNSEEN, LIVE, LED, TRICK_N = range(9)
 """Knowledge slots: the seat deciding, the players (2 or 4), the trump suit, Force
 Strength (LR-16), the seat's hand, the unseen and the live cards (masks), the led suit
@@ -167,34 +170,38 @@ def best(k: list[int], card: int, led: int) -> tuple[int, int]:
     return seat, top
 
 
-def soldier_value(k: list[int], card: int, captor: int) -> float:
-    """Points for the seat's army minus the enemy's if ``card`` goes to ``captor`` (-1:
-    discarded): the Spy and the active Jacks (LR-15)."""
+def active_jacks(k: list[int], army: int) -> int:
+    """The mask of ``army``'s Jacks if they are active (its colour is trump's, LR-2)."""
+    m = 0
+    if SUIT_COLOUR[k[TRUMP]] == army:
+        for s in range(4):
+            if SUIT_COLOUR[s] == army:
+                m |= 1 << s * 13 + JACK
+    return m
+
+
+def stakes(k: list[int], card: int) -> tuple[float, float, float]:
+    """What the trick with ``card`` added is worth to the seat's army (its points minus
+    the enemy's) if its army takes it, if the enemy does, if nobody does: the Spy and
+    the active Jacks score for whoever's army captures them (LR-15), Force Strength
+    counts the plain cards (LR-16)."""
     army = k[ARMY + k[ME]]
-    if card == SPY:
-        if captor < 0:
-            return 0.0
-        return 2.0 if captor == army else -2.0
-    if card % 13 != JACK or SUIT_COLOUR[card // 13] != SUIT_COLOUR[k[TRUMP]]:
-        return 0.0
-    owner = SUIT_COLOUR[card // 13]
-    if captor != owner:
-        return 0.0
-    return 2.0 if owner == army else -2.0
+    cards = 1 << card
+    for i in range(k[TRICK_N]):
+        cards |= 1 << k[TRICK_CARD + i]
+    us = 2.0 * bit_count(cards & (1 << SPY | active_jacks(k, army)))
+    them = -2.0 * bit_count(cards & (1 << SPY | active_jacks(k, 1 - army)))
+    if k[FORCE]:
+        plain = k[TRICK_N] + 1 - bit_count(cards & (1 << SPY | JACKS))
+        us += 0.08 * plain
+        them += -(0.08 * plain)
+    return us, them, 0.0
 
 
 def stake(k: list[int], card: int, captor: int) -> float:
-    """What the trick with ``card`` added is worth to the seat's army if ``captor`` takes it."""
-    v = 0.0
-    plain = 0
-    for i in range(k[TRICK_N] + 1):
-        c = k[TRICK_CARD + i] if i < k[TRICK_N] else card
-        v += soldier_value(k, c, captor)
-        if c != SPY and c % 13 != JACK:
-            plain += 1
-    if k[FORCE] and captor >= 0:
-        v += 0.08 * plain * (1 if captor == k[ARMY + k[ME]] else -1)
-    return v
+    """:func:`stakes` if ``captor`` (an army, -1 nobody) takes the trick."""
+    us, them, none = stakes(k, card)
+    return none if captor < 0 else us if captor == k[ARMY + k[ME]] else them
 
 
 def rank_keep(k: list[int], card: int) -> float:
@@ -278,31 +285,58 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
     return gain, loss
 
 
-def below(k: list[int], q: int, led: int, x: int, table: list[float]) -> float:
-    """The chance that the best key seat ``q`` can put on a trick led in ``led`` is at
-    most ``x >= -1`` (hypergeometric over the unseen cards, with the seat's voids), as
-    seen by the seat deciding: a later enemy fights for the trick with chance
-    :data:`ENEMY_FIGHT` only."""
-    unseen, trump = k[UNSEEN], k[TRUMP]
+KEYS: Final = 27
+"""Trick keys a later seat's best card can have: -1, the led suit's ranks 0..12 and the
+trumps 100..112 (:func:`key_index`)."""
+CDF, FILLED, WORK = 0, 5 * 3 * KEYS, 5 * 3 * KEYS + 5
+"""The runner's work space (:data:`WORK` floats): per led suit (-1 … 3) and later seat,
+:func:`below` at every key; then per led suit whether that is filled."""
+
+
+def key_index(x: int) -> int:
+    """The position of trick key ``x`` among the :data:`KEYS`."""
+    return 0 if x < 0 else 1 + x if x < 13 else 14 + x - 100
+
+
+def cdf_rows(k: list[int], led: int, table: list[float], work: list[float]) -> int:
+    """The offset in ``work`` of the later seats' (``j``-th at ``+ j * KEYS``) chances that
+    the best key each can put on a trick led in ``led`` is at most ``x``, at every key
+    ``x`` (position :func:`key_index`); worked out on first use.
+
+    Hypergeometric over the unseen cards, with the seat's voids; as seen by the seat
+    deciding, a later enemy fights for the trick with chance :data:`ENEMY_FIGHT` only."""
+    at = CDF + (led + 1) * 3 * KEYS
+    if work[FILLED + led + 1] != 0.0:
+        return at
+    work[FILLED + led + 1] = 1.0
+    n, unseen, trump = k[PLAYERS], k[UNSEEN], k[TRUMP]
     u = bit_count(unseen)
-    void = k[VOIDS + q]
-    trumps = 0 if void >> trump & 1 else suit_ranks(unseen, trump) & ~(1 << JACK)
-    tx = bit_count(trumps) if x < 100 else bit_count(trumps >> x - 99)
-    size = k[SIZES + q]
-    if led < 0 or led == trump:
-        v = avoid(table, u, size, tx)
-    else:
-        led_cards = 0 if void >> led & 1 else suit_ranks(unseen, led)
-        n_led = bit_count(led_cards)
-        led_keys = led_cards & ~(1 << JACK)
-        a = bit_count(led_keys >> x + 1) if x < 13 else 0
-        v = max(0.0, avoid(table, u, size, a) - (avoid(table, u, size, n_led) - avoid(table, u, size, n_led + tx)))
-    if k[ARMY + q] != k[ARMY + k[ME]]:
-        v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
-    return v
+    plain_led = 0 <= led != trump
+    for j in range(n - k[TRICK_N] - 1):
+        q = (k[ME] + 1 + j) % n
+        void = k[VOIDS + q]
+        trumps = 0 if void >> trump & 1 else suit_ranks(unseen, trump) & ~(1 << JACK)
+        led_cards = suit_ranks(unseen, led) if plain_led and not void >> led & 1 else 0
+        n_led, led_keys = bit_count(led_cards), led_cards & ~(1 << JACK)
+        row = (u * (MAX_SIZE + 1) + max(0, k[SIZES + q])) * 53
+        enemy = k[ARMY + q] != k[ARMY + k[ME]]
+        for i in range(KEYS):
+            if 0 < i < 14 and not plain_led:
+                continue
+            x = -1 if i == 0 else i - 1 if i < 14 else 100 + i - 14
+            tx = bit_count(trumps) if x < 100 else bit_count(trumps >> x - 99)
+            if plain_led:
+                a = bit_count(led_keys >> x + 1) if x < 13 else 0
+                v = max(0.0, table[row + a] - (table[row + n_led] - table[row + n_led + tx]))
+            else:
+                v = table[row + tx]
+            if enemy:
+                v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
+            work[at + j * KEYS + i] = v
+    return at
 
 
-def outcome(k: list[int], card: int, led: int, table: list[float]) -> tuple[float, float]:
+def outcome(k: list[int], card: int, led: int, table: list[float], work: list[float]) -> tuple[float, float]:
     """(P the seat's army captures the trick with ``card`` added, P the enemy does) if
     every later seat plays the best card it can; the rest is a trick with no winner."""
     n, played = k[PLAYERS], k[TRICK_N] + 1
@@ -314,12 +348,10 @@ def outcome(k: list[int], card: int, led: int, table: list[float]) -> tuple[floa
         if seat < 0:
             return 0.0, 0.0
         return (1.0, 0.0) if k[ARMY + seat] == army else (0.0, 1.0)
-    prev = [0.0, 0.0, 0.0]
-    now = [0.0, 0.0, 0.0]
+    at = cdf_rows(k, led, table, work)
     stay = 1.0
     for j in range(count):
-        prev[j] = below(k, (first + j) % n, led, top, table)
-        stay *= prev[j]
+        stay *= work[at + j * KEYS + key_index(top)]
     p_us = p_them = none = 0.0
     if seat >= 0:
         if k[ARMY + seat] == army:
@@ -331,32 +363,32 @@ def outcome(k: list[int], card: int, led: int, table: list[float]) -> tuple[floa
     trump = k[TRUMP]
     keys = suit_ranks(k[UNSEEN], trump) & ~(1 << JACK)
     led_keys = 0 if led < 0 or led == trump else suit_ranks(k[UNSEEN], led) & ~(1 << JACK)
-    for x in range(-1, 113):
-        if x <= top or not (x < 13 and led_keys >> x & 1 or x >= 100 and keys >> x - 100 & 1):
-            continue
+    union = (led_keys << 1 | keys << 14) & ~((2 << key_index(top)) - 1)
+    prev = key_index(top)
+    while union:
+        low = union & -union
+        union ^= low
+        x = bit_count(low - 1)
         for j in range(count):
-            now[j] = below(k, (first + j) % n, led, x, table)
-        for j in range(count):
-            hit = now[j] - prev[j]
+            hit = work[at + j * KEYS + x] - work[at + j * KEYS + prev]
             if hit <= 0:
                 continue
             others = 1.0
             for i in range(count):
                 if i != j:
-                    others *= prev[i]  # strictly below x: one card cannot be in two hands
+                    others *= work[at + i * KEYS + prev]  # strictly below x: one card cannot be in two hands
             if k[ARMY + (first + j) % n] == army:
                 p_us += hit * others
             else:
                 p_them += hit * others
-        for j in range(count):
-            prev[j] = now[j]
+        prev = x
     total = p_us + p_them + none
     if total <= 0:
         return 0.0, 0.0
     return p_us / total, p_them / total
 
 
-def value_four(k: list[int], card: int, table: list[float]) -> float:
+def value_four(k: list[int], card: int, table: list[float], work: list[float]) -> float:
     """What playing ``card`` is worth, 4 players: the stake won or lost with the chances
     of :func:`outcome`, the soldiers later seats may dump, minus :func:`keep_four`."""
     n = k[PLAYERS]
@@ -364,10 +396,11 @@ def value_four(k: list[int], card: int, table: list[float]) -> float:
     if not k[TRICK_N] or led < 0:
         led = card // 13 if card != SPY else -1
     count = n - k[TRICK_N] - 1
-    p_us, p_them = outcome(k, card, led, table)
+    p_us, p_them = outcome(k, card, led, table, work)
     p_none = max(0.0, 1.0 - p_us - p_them)
     army = k[ARMY + k[ME]]
-    value = p_us * stake(k, card, army) + p_them * stake(k, card, 1 - army) + p_none * stake(k, card, -1)
+    us, them, none = stakes(k, card)
+    value = p_us * us + p_them * them + p_none * none
     # Soldiers still to come are more likely dumped into a trick whose winner is clear.
     gain, loss = expected_dumps(k, (k[ME] + 1) % n, count, led, table)
     value += FUTURE_WEIGHT * count * (p_us - p_them) + DUMP_WEIGHT * (p_us * gain + p_them * loss)
@@ -420,22 +453,14 @@ def keep_two(k: list[int], card: int) -> float:
 def valuable_mask(k: list[int]) -> int:
     """The opponent's cards worth 2 to the seat if it captures them: the Spy and its
     army's active Jacks."""
-    army = k[ARMY + k[ME]]
-    m = 1 << SPY
-    if SUIT_COLOUR[k[TRUMP]] == army:
-        for s in range(4):
-            if SUIT_COLOUR[s] == army:
-                m |= 1 << s * 13 + JACK
-    return m
+    return 1 << SPY | active_jacks(k, k[ARMY + k[ME]])
 
 
 def categories(k: list[int], lead: int) -> list[int]:
     """The cards of each category (:data:`B` … :data:`O`) against ``lead``, as masks."""
     led = -1 if lead == SPY else lead // 13
     trump = k[TRUMP]
-    jacks = 0
-    for s in range(4):
-        jacks |= 1 << s * 13 + JACK
+    jacks = JACKS
     out = [0] * 7
     out[Y] = 1 << SPY
     plain = ((1 << 52) - 1) & ~jacks
@@ -660,15 +685,18 @@ def value_draw(k: list[int], table: list[float]) -> float:
 # --- the choice ----------------------------------------------------------------------------
 
 
-def choose(k: list[int], legal: list[int], noise: list[float], table: list[float]) -> int:
+def choose(k: list[int], legal: list[int], noise: list[float], table: list[float], work: list[float]) -> int:
     """The index in ``legal`` (the engine's legal actions, ascending) of the heuristic's
     action: the highest value, each raised by ``noise[i] * NOISE`` (the runner's
-    tie-breaking numbers in [0, 1), one per action); ``table``: :func:`avoid_table`."""
+    tie-breaking numbers in [0, 1), one per action); ``table``: :func:`avoid_table`;
+    ``work``: :data:`WORK` floats of work space."""
+    for i in range(5):
+        work[FILLED + i] = 0.0
     choice, best_value = 0, -1e9
     for i in range(len(legal)):
         a = legal[i]
         if k[PLAYERS] == 4:
-            v = value_four(k, a, table)
+            v = value_four(k, a, table, work)
         elif a == DRAW:
             v = value_draw(k, table)
         elif a >= PHANTOM_BASE:

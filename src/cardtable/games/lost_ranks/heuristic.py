@@ -128,4 +128,4 @@ class LostRanksHeuristic(Agent):
         if len(legal) == 1:
             return legal[0]
         noise = [self.rng.random() for _ in legal]
-        return legal[d.choose(knowledge(obs.view), legal, noise, AVOID)]
+        return legal[d.choose(knowledge(obs.view), legal, noise, AVOID, [0.0] * d.WORK)]

@@ -72,12 +72,13 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 (PLAYED_EV, DRAW_EV, FACE_UP_EV, WON_EV, NO_WINNER_EV, ROUND_END_EV, ROUND_START_EV, MATCH_END_EV, RED_EV, BLACK_EV,
  SEAT0_EV, TIEBREAK_EV, FIRST_DEALER_EV) = range(13)
 
-_decisions = compile_shared(decisions, ("bit_count", "suit_ranks", "avoid", "key", "best", "soldier_value", "stake",
-                                        "rank_keep", "keep_four", "expected_dumps", "below", "outcome", "value_four",
+_decisions = compile_shared(decisions, ("suit_ranks", "avoid", "key", "best", "active_jacks", "stakes", "stake",
+                                        "rank_keep", "keep_four", "expected_dumps", "key_index", "cdf_rows", "outcome", "value_four",
                                         "jacks_out", "keep_two", "valuable_mask", "categories", "category_of",
                                         "hidden_phantom", "entry_chances", "single_outcome", "pair_outcome",
                                         "phantom_answer", "hand_answer", "value_two", "value_draw", "choose"),
                             decisions.TABLES)
+_decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
 choose = _decisions["choose"]
 AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
 """The heuristic's hypergeometric table (:func:`~cardtable.games.lost_ranks.decisions.avoid_table`)."""
@@ -412,12 +413,9 @@ def _knowledge(s: Vector, k: Vector) -> None:
     k[decisions.UNSEEN] = rules.ALL_CARDS & ~known
 
 
-@njit
-def _heuristic(s: Vector, k: Vector, legal: Vector, noise: npt.NDArray[np.float64]) -> int:
-    """The heuristic's action for the seat to move (the decisions of
-    :mod:`cardtable.games.lost_ranks.decisions`, compiled), breaking ties with
-    ``noise[i]`` for the ``i``-th legal action (ascending); ``k`` and ``legal`` are work
-    space."""
+@inline
+def _legal_list(s: Vector, legal: Vector) -> int:
+    """Writes the legal actions, ascending, to ``legal``; returns how many."""
     mask = _legal(s)
     base = rules.PHANTOM_BASE if mask & DRAWN_FLAG else 0
     m, count = mask & ~DRAWN_FLAG, 0
@@ -426,11 +424,17 @@ def _heuristic(s: Vector, k: Vector, legal: Vector, noise: npt.NDArray[np.float6
         legal[count] = bit_index(low) + base
         count += 1
         m ^= low
-    if count == 1:
-        action: int = legal[0]
-        return action
+    return count
+
+
+@njit
+def _heuristic(s: Vector, k: Vector, legal: Vector, count: int, noise: npt.NDArray[np.float64],
+               work: npt.NDArray[np.float64]) -> int:
+    """The heuristic's choice among the ``count`` legal actions ``legal`` (the decisions
+    of :mod:`cardtable.games.lost_ranks.decisions`, compiled), breaking ties with
+    ``noise[i]`` for the ``i``-th; ``k`` and ``work`` are work space."""
     _knowledge(s, k)
-    chosen: int = legal[choose(k, legal[:count], noise[:count], AVOID)]
+    chosen: int = legal[choose(k, legal[:count], noise[:count], AVOID, work)]
     return chosen
 
 
@@ -444,11 +448,16 @@ def _play_many(players: int, n: int, seed: int, policies: Vector, target: int, m
     none = np.empty((0, 53), dtype=np.int64)
     k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
     legal = np.zeros(54, dtype=np.int64)
+    noise = np.zeros(54, dtype=np.float64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
     for i in range(n):
         s = new_match(players, none, np.random.randint(players), np.random.randint(2), target, max_rounds, force)
         while s[CUR] >= 0:
             if policies[s[CUR]]:
-                a = _heuristic(s, k, legal, np.random.random(54))
+                count = _legal_list(s, legal)
+                for j in range(count if count > 1 else 0):
+                    noise[j] = np.random.random()
+                a = legal[0] if count == 1 else _heuristic(s, k, legal, count, noise, work)
             else:
                 a = _random_action(_legal(s))
             _apply(s, a, none, round_scores[i], events[i])
@@ -521,9 +530,18 @@ def heuristic_action(s: Vector, noise: Sequence[float]) -> int:
     tie-breaking numbers, one per legal action (as
     :class:`~cardtable.games.lost_ranks.heuristic.LostRanksHeuristic` draws them; at
     least as many as there are legal actions, the rest unused)."""
-    padded = np.zeros(54, dtype=np.float64)
-    padded[:len(noise)] = noise
-    return int(_heuristic(s, np.zeros(decisions.KNOWLEDGE, dtype=np.int64), np.zeros(54, dtype=np.int64), padded))
+    legal = np.zeros(54, dtype=np.int64)
+    count = _legal_list_of(s, legal)
+    if count == 1:
+        return int(legal[0])
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
+    return int(_heuristic(s, k, legal, count, np.asarray(noise[:count], dtype=np.float64), work))
+
+
+@njit
+def _legal_list_of(s: Vector, legal: Vector) -> int:
+    return _legal_list(s, legal)
 
 
 def knowledge_of(s: Vector) -> list[int]:
