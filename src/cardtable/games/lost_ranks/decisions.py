@@ -207,10 +207,7 @@ def stake(k: list[int], card: int, captor: int) -> float:
 def rank_keep(k: list[int], card: int) -> float:
     """What a plain card is worth kept: its rank, trump, master (nothing live above it)."""
     s, rank = card // 13, card % 13
-    higher = 0
-    for r in range(rank + 1, 13):
-        if r != JACK and k[LIVE] >> s * 13 + r & 1:
-            higher += 1
+    higher = (suit_ranks(k[LIVE], s) & ~(1 << JACK)) >> rank + 1
     base = RANK_COST * rank
     if s == k[TRUMP]:
         base += TRUMP_COST
@@ -288,9 +285,10 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
 KEYS: Final = 27
 """Trick keys a later seat's best card can have: -1, the led suit's ranks 0..12 and the
 trumps 100..112 (:func:`key_index`)."""
-CDF, FILLED, WORK = 0, 5 * 3 * KEYS, 5 * 3 * KEYS + 5
-"""The runner's work space (:data:`WORK` floats): per led suit (-1 … 3) and later seat,
-:func:`below` at every key; then per led suit whether that is filled."""
+CDF, DUMPS, FILLED, WORK = 0, 5 * 3 * KEYS, 5 * 3 * KEYS + 10, 5 * 3 * KEYS + 20
+"""The runner's work space (:data:`WORK` floats), per led suit (-1 … 3): the later seats'
+chances of :func:`cdf_rows` at every key, :func:`expected_dumps`, and whether each of
+the two is worked out yet (``FILLED + led + 1``, ``FILLED + 5 + led + 1``)."""
 
 
 def key_index(x: int) -> int:
@@ -298,41 +296,58 @@ def key_index(x: int) -> int:
     return 0 if x < 0 else 1 + x if x < 13 else 14 + x - 100
 
 
+def unseen_keys(k: list[int], led: int) -> int:
+    """The keys (:func:`key_index` bits) of the unseen cards in a trick led in ``led``,
+    and -1's."""
+    trump = k[TRUMP]
+    keys = 1 | (suit_ranks(k[UNSEEN], trump) & ~(1 << JACK)) << 14
+    if 0 <= led != trump:
+        keys |= (suit_ranks(k[UNSEEN], led) & ~(1 << JACK)) << 1
+    return keys
+
+
 def cdf_rows(k: list[int], led: int, table: list[float], work: list[float]) -> int:
     """The offset in ``work`` of the later seats' (``j``-th at ``+ j * KEYS``) chances that
-    the best key each can put on a trick led in ``led`` is at most ``x``, at every key
-    ``x`` (position :func:`key_index`); worked out on first use.
+    the best key each can put on a trick led in ``led`` is at most ``x``, at the keys
+    ``x`` of :func:`unseen_keys` (position :func:`key_index`; between them the chance
+    stays the same); worked out on first use.
 
     Hypergeometric over the unseen cards, with the seat's voids; as seen by the seat
     deciding, a later enemy fights for the trick with chance :data:`ENEMY_FIGHT` only."""
     at = CDF + (led + 1) * 3 * KEYS
-    if work[FILLED + led + 1] != 0.0:
+    if work[FILLED + led + 1]:
         return at
     work[FILLED + led + 1] = 1.0
     n, unseen, trump = k[PLAYERS], k[UNSEEN], k[TRUMP]
     u = bit_count(unseen)
     plain_led = 0 <= led != trump
+    keys = unseen_keys(k, led)
     for j in range(n - k[TRICK_N] - 1):
         q = (k[ME] + 1 + j) % n
         void = k[VOIDS + q]
         trumps = 0 if void >> trump & 1 else suit_ranks(unseen, trump) & ~(1 << JACK)
         led_cards = suit_ranks(unseen, led) if plain_led and not void >> led & 1 else 0
-        n_led, led_keys = bit_count(led_cards), led_cards & ~(1 << JACK)
+        n_led = bit_count(led_cards)
+        own = (led_cards & ~(1 << JACK)) << 1 | trumps << 14  # the seat's keys
+        a, tx = bit_count(led_cards & ~(1 << JACK)), bit_count(trumps)  # its keys above x
         row = (u * (MAX_SIZE + 1) + max(0, k[SIZES + q])) * 53
         enemy = k[ARMY + q] != k[ARMY + k[ME]]
-        for i in range(KEYS):
-            if 0 < i < 14 and not plain_led:
-                continue
-            x = -1 if i == 0 else i - 1 if i < 14 else 100 + i - 14
-            tx = bit_count(trumps) if x < 100 else bit_count(trumps >> x - 99)
+        rest = keys
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if own & low:
+                if low < 1 << 14:
+                    a -= 1
+                else:
+                    tx -= 1
             if plain_led:
-                a = bit_count(led_keys >> x + 1) if x < 13 else 0
                 v = max(0.0, table[row + a] - (table[row + n_led] - table[row + n_led + tx]))
             else:
                 v = table[row + tx]
             if enemy:
                 v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
-            work[at + j * KEYS + i] = v
+            work[at + j * KEYS + bit_count(low - 1)] = v
     return at
 
 
@@ -349,9 +364,13 @@ def outcome(k: list[int], card: int, led: int, table: list[float], work: list[fl
             return 0.0, 0.0
         return (1.0, 0.0) if k[ARMY + seat] == army else (0.0, 1.0)
     at = cdf_rows(k, led, table, work)
+    keys = unseen_keys(k, led)
+    prev = key_index(top)
+    while not keys >> prev & 1:
+        prev -= 1  # the chances at top are those at the highest key below it
     stay = 1.0
     for j in range(count):
-        stay *= work[at + j * KEYS + key_index(top)]
+        stay *= work[at + j * KEYS + prev]
     p_us = p_them = none = 0.0
     if seat >= 0:
         if k[ARMY + seat] == army:
@@ -360,11 +379,7 @@ def outcome(k: list[int], card: int, led: int, table: list[float], work: list[fl
             p_them += stay
     else:
         none = stay
-    trump = k[TRUMP]
-    keys = suit_ranks(k[UNSEEN], trump) & ~(1 << JACK)
-    led_keys = 0 if led < 0 or led == trump else suit_ranks(k[UNSEEN], led) & ~(1 << JACK)
-    union = (led_keys << 1 | keys << 14) & ~((2 << key_index(top)) - 1)
-    prev = key_index(top)
+    union = keys & ~((2 << key_index(top)) - 1)
     while union:
         low = union & -union
         union ^= low
@@ -402,7 +417,11 @@ def value_four(k: list[int], card: int, table: list[float], work: list[float]) -
     us, them, none = stakes(k, card)
     value = p_us * us + p_them * them + p_none * none
     # Soldiers still to come are more likely dumped into a trick whose winner is clear.
-    gain, loss = expected_dumps(k, (k[ME] + 1) % n, count, led, table)
+    at = DUMPS + 2 * (led + 1)
+    if not work[FILLED + 6 + led]:
+        work[at], work[at + 1] = expected_dumps(k, (k[ME] + 1) % n, count, led, table)
+        work[FILLED + 6 + led] = 1.0
+    gain, loss = work[at], work[at + 1]
     value += FUTURE_WEIGHT * count * (p_us - p_them) + DUMP_WEIGHT * (p_us * gain + p_them * loss)
     keep = keep_four(k, card)
     if card == SPY or (card % 13 == JACK and SUIT_COLOUR[card // 13] == SUIT_COLOUR[k[TRUMP]] == army):
@@ -456,30 +475,27 @@ def valuable_mask(k: list[int]) -> int:
     return 1 << SPY | active_jacks(k, k[ARMY + k[ME]])
 
 
-def categories(k: list[int], lead: int) -> list[int]:
-    """The cards of each category (:data:`B` … :data:`O`) against ``lead``, as masks."""
+Categories = tuple[int, int, int, int, int, int, int]
+"""The cards of each category, :data:`B` … :data:`O`, as masks."""
+
+
+def categories(k: list[int], lead: int) -> Categories:
+    """The cards of each category against ``lead``."""
     led = -1 if lead == SPY else lead // 13
     trump = k[TRUMP]
-    jacks = JACKS
-    out = [0] * 7
-    out[Y] = 1 << SPY
-    plain = ((1 << 52) - 1) & ~jacks
+    plain = ((1 << 52) - 1) & ~JACKS
+    above = follow = led_jack = 0
     if led >= 0:
         suit = (0x1FFF << 13 * led) & plain
-        if lead % 13 == JACK:
-            above = suit
-        else:
-            above = suit & ~((2 << lead) - 1)
-        out[B], out[S] = above, suit & ~above
-        out[SJ] = 1 << led * 13 + JACK
+        above = suit if lead % 13 == JACK else suit & ~((2 << lead) - 1)
+        follow = suit & ~above
+        led_jack = 1 << led * 13 + JACK
         plain &= ~suit
-    out[J] = jacks & ~out[SJ]
-    out[T] = 0 if trump == led else (0x1FFF << 13 * trump) & plain
-    out[O] = plain & ~out[T]
-    return out
+    trumps = 0 if trump == led else (0x1FFF << 13 * trump) & plain
+    return above, follow, led_jack, trumps, 1 << SPY, JACKS & ~led_jack, plain & ~trumps
 
 
-def category_of(cats: list[int], card: int) -> int:
+def category_of(cats: Categories, card: int) -> int:
     """The category of ``card`` in :func:`categories`."""
     for c in range(7):
         if cats[c] >> card & 1:
@@ -504,13 +520,15 @@ def hidden_phantom(k: list[int]) -> tuple[int, int, int]:
     return k[UNSEEN] & ~excluded, k[UNSEEN] & excluded, hidden
 
 
-def entry_chances(k: list[int], cats: list[int], entry: int, valuable: int) -> list[float]:
-    """The chances of each ``category * 2 + valuable`` for one of the opponent's top
-    phantom cards (``entry``, -1 face down: drawn from the hidden cards)."""
-    d = [0.0] * 14
+def entry_chances(k: list[int], cats: Categories, entry: int, valuable: int, d: list[float], at: int) -> None:
+    """Writes to ``d[at:at + 14]`` the chances of each ``category * 2 + valuable`` for one
+    of the opponent's top phantom cards (``entry``, -1 face down: drawn from the hidden
+    cards)."""
+    for c in range(14):
+        d[at + c] = 0.0
     if entry >= 0:
-        d[category_of(cats, entry) * 2 + (valuable >> entry & 1)] = 1.0
-        return d
+        d[at + category_of(cats, entry) * 2 + (valuable >> entry & 1)] = 1.0
+        return
     pool, forced, hidden = hidden_phantom(k)
     n = bit_count(pool)
     n_forced = bit_count(forced)
@@ -519,19 +537,17 @@ def entry_chances(k: list[int], cats: list[int], entry: int, valuable: int) -> l
     for c in range(14):
         m = cats[c // 2] & (valuable if c % 2 else ~valuable)
         for _ in range(bit_count(forced & m)):
-            d[c] += p_forced
+            d[at + c] += p_forced
         for _ in range(bit_count(pool & m)):
-            d[c] += p_pool
+            d[at + c] += p_pool
     total = 0.0
     for c in range(14):
-        total += d[c]
+        total += d[at + c]
     if total <= 0:
-        d = [0.0] * 14
-        d[O * 2] = 1.0
-        return d
+        d[at + O * 2] = 1.0
+        return
     for c in range(14):
-        d[c] /= total
-    return d
+        d[at + c] /= total
 
 
 def single_outcome(c: int, valuable: int, soldier: bool) -> tuple[float, float, float, float]:
@@ -568,29 +584,30 @@ def pair_outcome(c1: int, v1: int, c2: int, v2: int, soldier: bool) -> tuple[flo
     return 0.0, 0.0, 1.0 if v1 != 0 and v2 != 0 else 0.0, 0.0
 
 
-def phantom_answer(k: list[int], lead: int) -> tuple[float, float, float, float]:
-    """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck."""
+def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, float, float, float]:
+    """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck
+    (``work``: 28 floats of work space)."""
     soldier = lead == SPY or lead % 13 == JACK
     size = k[OPP_PHANTOM_N]
     if not size:
         return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
     cats, valuable = categories(k, lead), valuable_mask(k)
-    first = entry_chances(k, cats, k[OPP_PHANTOM], valuable)
+    entry_chances(k, cats, k[OPP_PHANTOM], valuable, work, 0)
     take = dump = give = none = 0.0
     if size == 1:
         for c in range(14):
-            if first[c]:
+            p = work[c]
+            if p:
                 y = single_outcome(c // 2, c % 2, soldier)
-                take, dump, give, none = (take + first[c] * y[0], dump + first[c] * y[1],
-                                          give + first[c] * y[2], none + first[c] * y[3])
+                take, dump, give, none = take + p * y[0], dump + p * y[1], give + p * y[2], none + p * y[3]
         return take, dump, give, none
-    second = entry_chances(k, cats, k[OPP_PHANTOM + 1], valuable)
+    entry_chances(k, cats, k[OPP_PHANTOM + 1], valuable, work, 14)
     for c1 in range(14):
-        if not first[c1]:
+        if not work[c1]:
             continue
         for c2 in range(14):
-            if second[c2]:
-                p = first[c1] * second[c2]
+            if work[14 + c2]:
+                p = work[c1] * work[14 + c2]
                 y = pair_outcome(c1 // 2, c1 % 2, c2 // 2, c2 % 2, soldier)
                 take, dump, give, none = take + p * y[0], dump + p * y[1], give + p * y[2], none + p * y[3]
     return take, dump, give, none
@@ -624,7 +641,7 @@ def hand_answer(k: list[int], lead: int, table: list[float]) -> tuple[float, flo
     return cap, max(0.0, dump), max(0.0, give), none
 
 
-def value_two(k: list[int], card: int, from_phantom: bool, table: list[float]) -> float:
+def value_two(k: list[int], card: int, from_phantom: bool, table: list[float], work: list[float]) -> float:
     """What playing ``card`` (from the hand, or from the phantom deck) is worth, 2 players:
     exact when following; a lead by the opponent's possible answers (LR-13, LR-14)."""
     keep = keep_two(k, card)
@@ -647,7 +664,7 @@ def value_two(k: list[int], card: int, from_phantom: bool, table: list[float]) -
     if not answer_phantom and k[SIZES + 1 - k[ME]] == 0:
         answer_phantom = True
     if answer_phantom:
-        cap, dump, give, none = phantom_answer(k, card)
+        cap, dump, give, none = phantom_answer(k, card, work)
     else:
         cap, dump, give, none = hand_answer(k, card, table)
     value = cap * stake(k, card, 1 - army) + none * stake(k, card, -1)
@@ -657,11 +674,11 @@ def value_two(k: list[int], card: int, from_phantom: bool, table: list[float]) -
     return value - keep
 
 
-def value_draw(k: list[int], table: list[float]) -> float:
+def value_draw(k: list[int], table: list[float], work: list[float]) -> float:
     """``draw two`` is worth its best card among those the draw would allow (LR-14)."""
     n = k[MY_PHANTOM_N]
     if n < 2:
-        return value_two(k, k[MY_PHANTOM], True, table) if n else -1e9
+        return value_two(k, k[MY_PHANTOM], True, table, work) if n else -1e9
     a, b = k[MY_PHANTOM], k[MY_PHANTOM + 1]
     ok_a = ok_b = True
     if not k[TRICK_N]:
@@ -676,9 +693,9 @@ def value_draw(k: list[int], table: list[float]) -> float:
             ok_a, ok_b = suited_a, suited_b
     value = -1e300
     if ok_a:
-        value = value_two(k, a, True, table)
+        value = value_two(k, a, True, table, work)
     if ok_b:
-        value = max(value, value_two(k, b, True, table))
+        value = max(value, value_two(k, b, True, table, work))
     return value
 
 
@@ -690,7 +707,7 @@ def choose(k: list[int], legal: list[int], noise: list[float], table: list[float
     action: the highest value, each raised by ``noise[i] * NOISE`` (the runner's
     tie-breaking numbers in [0, 1), one per action); ``table``: :func:`avoid_table`;
     ``work``: :data:`WORK` floats of work space."""
-    for i in range(5):
+    for i in range(10):
         work[FILLED + i] = 0.0
     choice, best_value = 0, -1e9
     for i in range(len(legal)):
@@ -698,11 +715,11 @@ def choose(k: list[int], legal: list[int], noise: list[float], table: list[float
         if k[PLAYERS] == 4:
             v = value_four(k, a, table, work)
         elif a == DRAW:
-            v = value_draw(k, table)
+            v = value_draw(k, table, work)
         elif a >= PHANTOM_BASE:
-            v = value_two(k, a - PHANTOM_BASE, True, table)
+            v = value_two(k, a - PHANTOM_BASE, True, table, work)
         else:
-            v = value_two(k, a, False, table)
+            v = value_two(k, a, False, table, work)
         v += noise[i] * NOISE
         if v > best_value:
             choice, best_value = i, v
