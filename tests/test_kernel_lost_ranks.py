@@ -145,7 +145,7 @@ def heuristic_replay(game: LostRanks, seed: int) -> tuple[int, Counter[str]]:
 
 @pytest.mark.parametrize("options", [{}, {"force_strength": True}, {"players": 2}])
 def test_lost_ranks_compiled_heuristic_is_the_python_heuristic(options: dict[str, int]) -> None:
-    """On 100 matches per variant (``benchmarks/kernels.py --verify N`` runs more): the
+    """On 100 matches per variant (``benchmarks/kernel_heuristic_check.py N`` runs more): the
     same knowledge and the same choice at every decision; the matches see tricks nobody
     wins (LR-11) and, with 2 players, drawn pairs turned face up (LR-14)."""
     game = LostRanks(**{"players": 4, **options})

@@ -19,8 +19,15 @@ them, from numba's random generator seeded with the batch's seed (reshuffled whi
 the Trump Card is a Lost Soldier) — the kernel does not reproduce Python's ``random``
 stream, so to replay an engine match pass its decks in (:func:`new_match`).
 
-Entries: :func:`play_many` (the lab's batches, random legal moves), :func:`new_match`,
-:func:`legal_actions` and :func:`apply_action` (step by step, for the verification
+The heuristic seats run the decisions of :mod:`cardtable.games.lost_ranks.decisions`
+compiled (:func:`~cardtable.kernels.jit.compile_shared`): the same functions the Python
+heuristic calls, on the same knowledge, which the kernel works out from the vector —
+the seat's hand and phantom deck, the cards played, the Trump Card, the voids each seat
+has shown (kept per round, LR-7, LR-20), the hand sizes and the opponent's face-up
+phantom cards (LR-14); no other hidden card.
+
+Entries: :func:`play_many` (the lab's batches, random and heuristic seats), :func:`new_match`,
+:func:`legal_actions`, :func:`apply_action` and :func:`heuristic_action` (step by step, for the verification
 against the engine).
 """
 
@@ -72,12 +79,11 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 (PLAYED_EV, DRAW_EV, FACE_UP_EV, WON_EV, NO_WINNER_EV, ROUND_END_EV, ROUND_START_EV, MATCH_END_EV, RED_EV, BLACK_EV,
  SEAT0_EV, TIEBREAK_EV, FIRST_DEALER_EV) = range(13)
 
-_decisions = compile_shared(decisions, ("suit_ranks", "avoid", "key", "best", "active_jacks", "stakes", "stake",
-                                        "rank_keep", "keep_four", "expected_dumps", "key_index", "unseen_keys", "cdf_rows", "outcome", "value_four",
-                                        "jacks_out", "keep_two", "valuable_mask", "categories", "category_of",
-                                        "hidden_phantom", "entry_chances", "single_outcome", "pair_outcome",
-                                        "phantom_answer", "hand_answer", "value_two", "value_draw", "choose"),
-                            decisions.TABLES)
+_decisions = compile_shared(decisions, (
+    "suit_ranks", "avoid", "key", "best", "active_jacks", "stakes", "stake", "rank_keep", "keep_four",
+    "expected_dumps", "key_index", "unseen_keys", "cdf_rows", "outcome", "value_four", "jacks_out", "keep_two",
+    "valuable_mask", "categories", "category_of", "hidden_phantom", "entry_chances", "single_outcome",
+    "pair_outcome", "phantom_answer", "hand_answer", "value_two", "value_draw", "choose"), decisions.TABLES)
 _decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
 choose = _decisions["choose"]
 AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
