@@ -285,10 +285,11 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
 KEYS: Final = 27
 """Trick keys a later seat's best card can have: -1, the led suit's ranks 0..12 and the
 trumps 100..112 (:func:`key_index`)."""
-CDF, DUMPS, FILLED, WORK = 0, 5 * 3 * KEYS, 5 * 3 * KEYS + 10, 5 * 3 * KEYS + 20
+CDF, TERMS, DUMPS, FILLED, WORK = 0, 15 * KEYS, 30 * KEYS, 30 * KEYS + 10, 30 * KEYS + 20
 """The runner's work space (:data:`WORK` floats), per led suit (-1 … 3): the later seats'
-chances of :func:`cdf_rows` at every key, :func:`expected_dumps`, and whether each of
-the two is worked out yet (``FILLED + led + 1``, ``FILLED + 5 + led + 1``)."""
+chances of :func:`cdf_rows` at every key and what each key adds to the outcome (at
+``TERMS - CDF`` further on), :func:`expected_dumps`, and whether each of the two is
+worked out yet (``FILLED + led + 1``, ``FILLED + 5 + led + 1``)."""
 
 
 def key_index(x: int) -> int:
@@ -348,7 +349,33 @@ def cdf_rows(k: list[int], led: int, table: list[float], work: list[float]) -> i
             if enemy:
                 v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
             work[at + j * KEYS + bit_count(low - 1)] = v
+    outcome_terms(k, keys, at, n - k[TRICK_N] - 1, work)
     return at
+
+
+def outcome_terms(k: list[int], keys: int, at: int, count: int, work: list[float]) -> None:
+    """For every key ``x`` of ``keys`` but the lowest, what the ``j``-th later seat's
+    chance of having its best card at ``x`` (and every other seat's below it: one card
+    cannot be in two hands) adds to :func:`outcome`, at ``TERMS - CDF`` after the chances
+    (0.0 where it adds nothing)."""
+    terms = at + TERMS - CDF
+    prev = 0
+    rest = keys & ~1
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        x = bit_count(low - 1)
+        for j in range(count):
+            hit = work[at + j * KEYS + x] - work[at + j * KEYS + prev]
+            term = 0.0
+            if hit > 0:
+                others = 1.0
+                for i in range(count):
+                    if i != j:
+                        others *= work[at + i * KEYS + prev]
+                term = hit * others
+            work[terms + j * KEYS + x] = term
+        prev = x
 
 
 def outcome(k: list[int], card: int, led: int, table: list[float], work: list[float]) -> tuple[float, float]:
@@ -380,23 +407,16 @@ def outcome(k: list[int], card: int, led: int, table: list[float], work: list[fl
     else:
         none = stay
     union = keys & ~((2 << key_index(top)) - 1)
+    terms = at + TERMS - CDF
     while union:
         low = union & -union
         union ^= low
         x = bit_count(low - 1)
         for j in range(count):
-            hit = work[at + j * KEYS + x] - work[at + j * KEYS + prev]
-            if hit <= 0:
-                continue
-            others = 1.0
-            for i in range(count):
-                if i != j:
-                    others *= work[at + i * KEYS + prev]  # strictly below x: one card cannot be in two hands
             if k[ARMY + (first + j) % n] == army:
-                p_us += hit * others
+                p_us += work[terms + j * KEYS + x]
             else:
-                p_them += hit * others
-        prev = x
+                p_them += work[terms + j * KEYS + x]
     total = p_us + p_them + none
     if total <= 0:
         return 0.0, 0.0
@@ -601,7 +621,11 @@ def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, f
                 y = single_outcome(c // 2, c % 2, soldier)
                 take, dump, give, none = take + p * y[0], dump + p * y[1], give + p * y[2], none + p * y[3]
         return take, dump, give, none
-    entry_chances(k, cats, k[OPP_PHANTOM + 1], valuable, work, 14)
+    if k[OPP_PHANTOM] < 0 and k[OPP_PHANTOM + 1] < 0:
+        for c in range(14):
+            work[14 + c] = work[c]  # two face-down cards: the same chances
+    else:
+        entry_chances(k, cats, k[OPP_PHANTOM + 1], valuable, work, 14)
     for c1 in range(14):
         if not work[c1]:
             continue

@@ -81,7 +81,7 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 
 _decisions = compile_shared(decisions, (
     "suit_ranks", "avoid", "key", "best", "active_jacks", "stakes", "stake", "rank_keep", "keep_four",
-    "expected_dumps", "key_index", "unseen_keys", "cdf_rows", "outcome", "value_four", "jacks_out", "keep_two",
+    "expected_dumps", "key_index", "unseen_keys", "cdf_rows", "outcome_terms", "outcome", "value_four", "jacks_out", "keep_two",
     "valuable_mask", "categories", "category_of", "hidden_phantom", "entry_chances", "single_outcome",
     "pair_outcome", "phantom_answer", "hand_answer", "value_two", "value_draw", "choose"), decisions.TABLES)
 _decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
