@@ -7,7 +7,7 @@ Run::
     python benchmarks/kernels.py --clock cpu     # CPU time: for a machine shared with other jobs
 
 Prints, per variant of every game with a kernel (Lost Cities with 5 and 6 colours,
-Ранг with 2, 4 and 8 players, Lost Ranks with 4 and 2 players: random play-outs only), random and heuristic play-outs in actions/s (an action
+Ранг with 2, 4 and 8 players, Lost Ranks with 4 and 2 players), random and heuristic play-outs in actions/s (an action
 is one player decision, as in ``benchmarks/playouts.py``) with their ratios to the
 Python engine doing the same (random moves through the protocol; the game's heuristic
 agent on the state) and to OpenSpiel, then the cost of exporting a Lost Cities engine
@@ -47,6 +47,7 @@ FIRST_CALL = (
     "from cardtable.registry import load_game; from cardtable.kernels import play_many; "
     "play_many(load_game('lost-cities'), 'heuristic', 1, 0); play_many(load_game('lost-cities', colors=6), 'random', 1, 0); "
     "play_many(load_game('rank'), 'heuristic', 1, 0); play_many(load_game('rank', players=8), 'random', 1, 0); "
+    "play_many(load_game('lost-ranks'), 'heuristic', 1, 0); "
     "print(time.perf_counter() - t)"
 )
 

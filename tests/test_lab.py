@@ -336,8 +336,8 @@ def test_the_report_tests_the_lost_ranks_armies_not_only_the_seats(tmp_path: Pat
 
 @pytest.mark.parametrize(("change", "says"), [
     ({"engine": "fast"}, "field 'engine' must be one of python, kernel, not 'fast'"),
-    ({"engine": "kernel"},
-     "engine 'kernel': the Lost Ranks kernel plays random moves only (its heuristic is not compiled yet)"),
+    ({"engine": "kernel", "options": {"jack_points": 3}},
+     "engine 'kernel': the compiled Lost Ranks kernel plays the published rules only, not jack_points=3"),
     ({"engine": "kernel", "game": "lost-cities", "variants": {},
       "lineups": [{"agents": ["hard", "random"]}]}, "plays only random, heuristic, heuristic:style=STYLE seats, not 'hard'"),
 ])
@@ -387,9 +387,9 @@ def test_lab_run_engine_flag(tmp_path: Path) -> None:
     from cardtable.cli import app
 
     cli = CliRunner()
-    refused = cli.invoke(app, ["lab", "run", "--game", "lost-ranks", "--agents", "heuristic,random", "--engine",
+    refused = cli.invoke(app, ["lab", "run", "--game", "lost-ranks", "--agents", "hard,random", "--engine",
                                "kernel", "-n", "1", "--out", str(tmp_path / "r.sqlite")])
-    assert refused.exit_code == 2 and "the Lost Ranks kernel plays random moves only" in refused.output
+    assert refused.exit_code == 2 and "plays only random, heuristic, heuristic:style=STYLE seats, not 'hard'" in refused.output
     if not kernels.available():
         pytest.skip("engine 'kernel' needs numba and numpy (pip install 'cardtable[fast]')")
     out = tmp_path / "k.sqlite"

@@ -750,3 +750,23 @@ def test_heuristic_beats_random_four_players() -> None:
 @pytest.mark.slow
 def test_heuristic_beats_random_two_players() -> None:
     assert _heuristic_rate(2, 200) >= THRESHOLDS[2]
+
+
+def test_heuristic_chooses_what_it_chose_before_its_decisions_moved() -> None:
+    """The heuristic's choices are those recorded from it before its decisions moved to
+    ``decisions.py`` (``tests/golden/lost_ranks_heuristic.py``: every decision of matches
+    with random moves mixed in, 4 players, Force Strength and Command of Two; the first
+    60 matches of each here, all 200 when the record was checked)."""
+    from cardtable.games.lost_ranks.heuristic import LostRanksHeuristic
+    from golden.lost_ranks_heuristic import VARIANTS, decisions, load
+
+    record = load()
+    compared = 0
+    for variant, options in VARIANTS.items():
+        game = LostRanks(**options)  # type: ignore[arg-type]
+        for seed in range(60):
+            recorded = record[variant][str(seed)]
+            chosen = [a for _, a in decisions(game, seed, LostRanksHeuristic(game, seed=seed))]
+            assert chosen == recorded, (variant, seed, next(i for i, (a, b) in enumerate(zip(chosen, recorded)) if a != b))
+            compared += len(chosen)
+    assert compared > 35000

@@ -5,8 +5,10 @@ a kernel plays whole matches inside one compiled call, with the same rules, for 
 lab's batches and the search's play-outs.  Each kernel is verified against its engine
 (``tests/test_kernels.py``, ``tests/test_kernel_rank.py``, ``tests/test_kernel_lost_ranks.py``):
 the same legal moves at every step, the same results and typed events for the same
-moves, and its compiled heuristic (Lost Cities, Ранг) choosing what the Python
-heuristic chooses.
+moves, and its compiled heuristic choosing what the Python heuristic chooses.  The
+heuristic is written once, in each game's ``decisions`` module (plain functions the
+Python heuristic calls and the kernel compiles, :func:`~cardtable.kernels.jit.compile_shared`);
+the Lost Ranks kernel works out what the seat to move knows from its own state.
 
     >>> from cardtable.kernels import available
     >>> isinstance(available(), bool)

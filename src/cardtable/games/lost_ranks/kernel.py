@@ -19,8 +19,15 @@ them, from numba's random generator seeded with the batch's seed (reshuffled whi
 the Trump Card is a Lost Soldier) — the kernel does not reproduce Python's ``random``
 stream, so to replay an engine match pass its decks in (:func:`new_match`).
 
-Entries: :func:`play_many` (the lab's batches, random legal moves), :func:`new_match`,
-:func:`legal_actions` and :func:`apply_action` (step by step, for the verification
+The heuristic seats run the decisions of :mod:`cardtable.games.lost_ranks.decisions`
+compiled (:func:`~cardtable.kernels.jit.compile_shared`): the same functions the Python
+heuristic calls, on the same knowledge, which the kernel works out from the vector —
+the seat's hand and phantom deck, the cards played, the Trump Card, the voids each seat
+has shown (kept per round, LR-7, LR-20), the hand sizes and the opponent's face-up
+phantom cards (LR-14); no other hidden card.
+
+Entries: :func:`play_many` (the lab's batches, random and heuristic seats), :func:`new_match`,
+:func:`legal_actions`, :func:`apply_action` and :func:`heuristic_action` (step by step, for the verification
 against the engine).
 """
 
@@ -32,12 +39,12 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.games.lost_ranks import rules
+from cardtable.games.lost_ranks import decisions, rules
 from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RED, SPY_BIT, LostRanks
 from cardtable.kernels import PlayOuts
 from cardtable.kernels import bits
 from cardtable.kernels.bits import bit_count, bit_index
-from cardtable.kernels.jit import njit_keyed
+from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
 
@@ -55,7 +62,11 @@ pair (two slots, -1 none: LR-14), the army that captured the Spy this round (-1 
 HAND, TRICK_SEAT, TRICK_CARD, PHANTOM_N, PHANTOM = 26, 30, 34, 38, 40
 """Per seat ``HAND + seat``; the trick's ``i``-th card ``TRICK_CARD + i``, played by
 ``TRICK_SEAT + i``; 2 players: phantom deck sizes, the decks (``PHANTOM + 9 * seat + i``, top first)."""
-SIZE: Final = 58
+TRUMP_CARD, VOIDS, DOWN = 58, 59, 63
+"""What the heuristic seats know besides: the Trump Card, per seat the suits it has shown
+void in this round (4-bit sets, LR-7, LR-20) and, 2 players, how many of its phantom
+deck's top cards are face down (``DOWN + seat``, LR-14)."""
+SIZE: Final = 65
 
 EVENTS: Final = ("card_played", "phantom_drawn", "card_face_up", "trick_won", "no_winner_trick", "round_ended",
                  "round_started", "match_ended", "red_won", "black_won", "seat_0_won", "tiebreak_rounds",
@@ -68,9 +79,18 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 (PLAYED_EV, DRAW_EV, FACE_UP_EV, WON_EV, NO_WINNER_EV, ROUND_END_EV, ROUND_START_EV, MATCH_END_EV, RED_EV, BLACK_EV,
  SEAT0_EV, TIEBREAK_EV, FIRST_DEALER_EV) = range(13)
 
-njit, inline = njit_keyed(bits, rules), njit_keyed(bits, rules, inline=True)
-"""The kernel's functions embed the engine's tables: their cache entries follow its
-source; ``inline``: the inner loop's, compiled into their callers."""
+_decisions = compile_shared(decisions, (
+    "suit_ranks", "avoid", "key", "best", "active_jacks", "stakes", "stake", "rank_keep", "keep_four",
+    "expected_dumps", "key_index", "unseen_keys", "cdf_rows", "outcome_terms", "outcome", "value_four", "jacks_out", "keep_two",
+    "valuable_mask", "categories", "category_of", "hidden_phantom", "entry_chances", "single_outcome",
+    "pair_outcome", "phantom_answer", "hand_answer", "value_two", "value_draw", "choose"), decisions.TABLES)
+_decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
+choose = _decisions["choose"]
+AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
+"""The heuristic's hypergeometric table (:func:`~cardtable.games.lost_ranks.decisions.avoid_table`)."""
+njit, inline = njit_keyed(bits, rules, decisions), njit_keyed(bits, rules, decisions, inline=True)
+"""The kernel's functions embed the engine's tables and the compiled decisions: their
+cache entries follow their sources; ``inline``: the inner loop's, compiled into their callers."""
 SUIT_MASKS: Final = np.asarray(rules.SUIT_MASKS, dtype=np.int64)
 JACK_BITS: Final = np.asarray(rules.JACK_BITS, dtype=np.int64)
 COLOUR_JACKS: Final = np.asarray(rules.COLOUR_JACKS, dtype=np.int64)
@@ -103,7 +123,11 @@ def _deal(s: Vector, deck: Vector) -> None:
             s[PHANTOM + 9 * ((dealer + 1) % 2) + i] = deck[34 + i]
             s[PHANTOM + 9 * dealer + i] = deck[43 + i]
         s[PHANTOM_N], s[PHANTOM_N + 1] = 9, 9
+    s[TRUMP_CARD] = deck[52]
     s[TRUMP] = deck[52] // 13
+    for seat in range(4):
+        s[VOIDS + seat] = 0
+    s[DOWN], s[DOWN + 1] = (9, 9) if n == 2 else (0, 0)
     s[CAPTURED], s[CAPTURED + 1], s[DISCARDS] = 0, 0, 0
     s[LED], s[TRICK_N], s[TRICK_NO], s[LEAD_SRC] = -1, 0, 0, -1
     s[PENDING], s[PENDING + 1] = -1, -1
@@ -292,6 +316,7 @@ def _draw_two(s: Vector, p: int) -> int:
     """``draw two`` (LR-14): the top two phantom cards become the drawn pair; a last
     phantom card is played at once — returned (else -1)."""
     n, base = s[PHANTOM_N + p], PHANTOM + 9 * p
+    s[DOWN + p] = s[DOWN + p] - 2 if s[DOWN + p] > 2 else 0
     if n == 1:
         s[PHANTOM_N + p] = 0
         last: int = s[base]
@@ -310,7 +335,10 @@ def _play_card(s: Vector, p: int, c: int, source: int, decks: Vector, round_scor
     events[p, PLAYED_EV] += 1
     if k == 0:
         s[FORCED], s[LEAD_SRC] = -1, source
-    if s[LED] < 0 and c != 52:
+    led = s[LED]
+    if k and source == 0 and led >= 0 and (c // 13 != led or 1 << c & JACK_BITS[led]):
+        s[VOIDS + p] |= 1 << led  # a discard, the Spy or the Jack shows a void (LR-7, LR-20)
+    if led < 0 and c != 52:
         s[LED] = c // 13
     s[TRICK_SEAT + k], s[TRICK_CARD + k] = p, c
     s[TRICK_N] = k + 1
@@ -354,18 +382,91 @@ def _random_action(mask: int) -> int:
     return a + rules.PHANTOM_BASE if mask & DRAWN_FLAG else a
 
 
+# --- the heuristic -------------------------------------------------------------------------
+
+
+@njit
+def _knowledge(s: Vector, k: Vector) -> None:
+    """What the seat to move knows, in the slots of :mod:`cardtable.games.lost_ranks.decisions`:
+    its hand and phantom deck, what has been played (the trick, the captures, the
+    discards), the Trump Card, the voids shown, the hand sizes, the opponent's face-up
+    phantom cards — no other hidden card."""
+    me, n = s[CUR], s[PLAYERS]
+    k[decisions.ME], k[decisions.PLAYERS], k[decisions.TRUMP], k[decisions.FORCE] = me, n, s[TRUMP], s[FORCE]
+    k[decisions.HAND], k[decisions.LED], k[decisions.TRICK_N] = s[HAND + me], s[LED], s[TRICK_N]
+    gone = 1 << s[TRUMP_CARD] | s[DISCARDS] | s[CAPTURED] | s[CAPTURED + 1]
+    for i in range(s[TRICK_N]):
+        k[decisions.TRICK_SEAT + i], k[decisions.TRICK_CARD + i] = s[TRICK_SEAT + i], s[TRICK_CARD + i]
+        gone |= 1 << s[TRICK_CARD + i]
+    for q in range(n):
+        k[decisions.ARMY + q] = RED if q % 2 == s[RED_PARITY] else BLACK
+        k[decisions.VOIDS + q] = s[VOIDS + q]
+        k[decisions.SIZES + q] = bit_count(s[HAND + q])
+    known = gone | s[HAND + me]
+    if n == 2:
+        opp = 1 - me
+        k[decisions.MY_PHANTOM_N], k[decisions.OPP_PHANTOM_N] = s[PHANTOM_N + me], s[PHANTOM_N + opp]
+        for i in range(s[PHANTOM_N + me]):
+            k[decisions.MY_PHANTOM + i] = s[PHANTOM + 9 * me + i]
+            known |= 1 << s[PHANTOM + 9 * me + i]
+        for i in range(s[PHANTOM_N + opp]):
+            face_up = i >= s[DOWN + opp]
+            k[decisions.OPP_PHANTOM + i] = s[PHANTOM + 9 * opp + i] if face_up else -1
+            known |= 1 << s[PHANTOM + 9 * opp + i] if face_up else 0
+        if s[PENDING] >= 0:
+            known |= 1 << s[PENDING] | 1 << s[PENDING + 1]  # the seat's own drawn pair
+    k[decisions.LIVE] = rules.ALL_CARDS & ~gone
+    k[decisions.UNSEEN] = rules.ALL_CARDS & ~known
+
+
+@inline
+def _legal_list(s: Vector, legal: Vector) -> int:
+    """Writes the legal actions, ascending, to ``legal``; returns how many."""
+    mask = _legal(s)
+    base = rules.PHANTOM_BASE if mask & DRAWN_FLAG else 0
+    m, count = mask & ~DRAWN_FLAG, 0
+    while m:
+        low = m & -m
+        legal[count] = bit_index(low) + base
+        count += 1
+        m ^= low
+    return count
+
+
+@njit
+def _heuristic(s: Vector, k: Vector, legal: Vector, count: int, noise: npt.NDArray[np.float64],
+               work: npt.NDArray[np.float64]) -> int:
+    """The heuristic's choice among the ``count`` legal actions ``legal`` (the decisions
+    of :mod:`cardtable.games.lost_ranks.decisions`, compiled), breaking ties with
+    ``noise[i]`` for the ``i``-th; ``k`` and ``work`` are work space."""
+    _knowledge(s, k)
+    chosen: int = legal[choose(k, legal[:count], noise[:count], AVOID, work)]
+    return chosen
+
+
 # --- play-outs -------------------------------------------------------------------------------
 
 
 @njit
-def _play_many(players: int, n: int, seed: int, target: int, max_rounds: int, force: bool, scores: Vector,
-               round_scores: Vector, actions: Vector, events: Vector) -> None:
+def _play_many(players: int, n: int, seed: int, policies: Vector, target: int, max_rounds: int, force: bool,
+               scores: Vector, round_scores: Vector, actions: Vector, events: Vector) -> None:
     np.random.seed(seed)
     none = np.empty((0, 53), dtype=np.int64)
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    legal = np.zeros(54, dtype=np.int64)
+    noise = np.zeros(54, dtype=np.float64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
     for i in range(n):
         s = new_match(players, none, np.random.randint(players), np.random.randint(2), target, max_rounds, force)
         while s[CUR] >= 0:
-            _apply(s, _random_action(_legal(s)), none, round_scores[i], events[i])
+            if policies[s[CUR]]:
+                count = _legal_list(s, legal)
+                for j in range(count if count > 1 else 0):
+                    noise[j] = np.random.random()
+                a = legal[0] if count == 1 else _heuristic(s, k, legal, count, noise, work)
+            else:
+                a = _random_action(_legal(s))
+            _apply(s, a, none, round_scores[i], events[i])
         for seat in range(players):
             scores[i, seat] = s[TOTALS + (RED if seat % 2 == s[RED_PARITY] else BLACK)]
         actions[i] = s[ACTIONS]
@@ -382,23 +483,29 @@ def max_rounds_of(game: LostRanks) -> int:
 
 def check(game: LostRanks, policies: Sequence[str]) -> None:
     """A :class:`ValueError` unless the kernel can play ``game`` with seats of ``policies``."""
-    if any(p != "random" for p in policies):
-        raise ValueError("the Lost Ranks kernel plays random moves only (its heuristic is not compiled yet)")
+    unknown = sorted(set(policies) - {"random", "heuristic"})
+    if unknown:
+        raise ValueError(f"the Lost Ranks kernel plays random and heuristic seats, not {', '.join(unknown)}")
 
 
 def play_many(game: LostRanks, policies: Sequence[str], n: int, seed: int, *,
               styles: Sequence[str] | None = None) -> PlayOuts:
-    """``n`` matches of ``game`` from fresh deals of ``seed``, random legal moves in every
-    seat (see :func:`cardtable.kernels.play_many`)."""
+    """``n`` matches of ``game`` from fresh deals of ``seed``, seat ``i`` playing
+    ``policies[i]`` (random legal moves or the heuristic, see
+    :func:`cardtable.kernels.play_many`); the heuristic has no styles (``styles``, if
+    given, must be the lab's default ``steady``)."""
     check(game, policies)
     target, max_rounds, force = _options(game)
     players = game.num_players
     if len(policies) != players:
         raise ValueError(f"this Lost Ranks has {players} seats: give one policy per seat, not {len(policies)}")
+    if styles is not None and any(name != "steady" for name in styles):
+        raise ValueError(f"the Lost Ranks heuristic has no styles, not {', '.join(sorted(set(styles) - {'steady'}))}")
+    flags = np.array([p == "heuristic" for p in policies], dtype=np.int64)
     scores, actions = np.zeros((n, players), np.int64), np.zeros(n, np.int64)
     round_scores = np.zeros((n, max_rounds_of(game), players), np.int64)
     events = np.zeros((n, players, len(EVENTS)), np.int64)
-    _play_many(players, n, seed, target, max_rounds, force, scores, round_scores, actions, events)
+    _play_many(players, n, seed, flags, target, max_rounds, force, scores, round_scores, actions, events)
     return PlayOuts(scores, round_scores, actions, events, EVENTS)
 
 
@@ -422,6 +529,32 @@ def apply_action(s: Vector, action: int, decks: Vector, round_scores: Vector, ev
     """Apply a legal ``action`` to the vector ``s`` in place (``decks``: the explicit decks
     of the match, rows by round; ``round_scores``/``events`` are added to)."""
     _apply(s, action, decks, round_scores, events)
+
+
+def heuristic_action(s: Vector, noise: Sequence[float]) -> int:
+    """The compiled heuristic's action for the seat to move of ``s``; ``noise``: the
+    tie-breaking numbers, one per legal action (as
+    :class:`~cardtable.games.lost_ranks.heuristic.LostRanksHeuristic` draws them; at
+    least as many as there are legal actions, the rest unused)."""
+    legal = np.zeros(54, dtype=np.int64)
+    count = _legal_list_of(s, legal)
+    if count == 1:
+        return int(legal[0])
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
+    return int(_heuristic(s, k, legal, count, np.asarray(noise[:count], dtype=np.float64), work))
+
+
+@njit
+def _legal_list_of(s: Vector, legal: Vector) -> int:
+    return _legal_list(s, legal)
+
+
+def knowledge_of(s: Vector) -> list[int]:
+    """What the seat to move of ``s`` knows, in the decisions' slots (for the tests)."""
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    _knowledge(s, k)
+    return [int(x) for x in k]
 
 
 def row_returns(scores: list[int], counts: dict[str, int]) -> list[float]:
