@@ -29,6 +29,7 @@ from cardtable.agents.knowledge import knowledge_for  # noqa: E402
 from cardtable.agents.search import SearchParams, search  # noqa: E402
 from cardtable.games.lost_ranks import LostRanks, LostRanksState  # noqa: E402
 from cardtable.games.lost_ranks import kernel as lr_kernel  # noqa: E402
+from cardtable.games.lost_ranks.heuristic import knowledge  # noqa: E402
 from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge  # noqa: E402
 from cardtable.games.rank import Rank, RankState  # noqa: E402
 from cardtable.games.rank import kernel as rank_kernel  # noqa: E402
@@ -81,6 +82,8 @@ def test_lost_ranks_export_keeps_step_with_the_engine_to_the_round_end(players: 
         while not world.is_terminal() and world.round_index == first:
             assert lr_kernel.legal_actions(s) == world.legal_actions(), (seed, len(world.history))
             assert int(s[lr_kernel.CUR]) == world.current_player()
+            # what the heuristic reads (Trump Card, voids shown, face-down phantom cards)
+            assert lr_kernel.knowledge_of(s) == knowledge(world.view(world.current_player())), seed
             action = rng.choice(world.legal_actions())
             world.apply_action(action)
             lr_kernel.apply_action(s, action, none, rounds, events)

@@ -706,6 +706,10 @@ def export(state: LostRanksState) -> Vector:
     v[PENDING], v[PENDING + 1] = pending if pending else (-1, -1)
     for seat, hand in enumerate(state.hand_masks):
         v[HAND + seat] = hand
+    v[TRUMP_CARD] = state.trump_card
+    for seat, voids in enumerate(state.void_masks):
+        v[VOIDS + seat] = voids
+    v[DOWN], v[DOWN + 1] = state.face_down_counts[:2] if n == 2 else (0, 0)
     for i, (seat, card, _) in enumerate(trick):
         v[TRICK_SEAT + i], v[TRICK_CARD + i] = seat, card
     if n == 2:

@@ -2067,6 +2067,21 @@ class LostRanksState(State):
         """The cards of this round's tricks that nobody won (LR-11), as a bitmask."""
         return self._discards
 
+    @property
+    def trump_card(self) -> int:
+        """The card turned up for trump this round (LR-5; public)."""
+        return self._trump
+
+    @property
+    def void_masks(self) -> tuple[int, ...]:
+        """The suits each seat has shown it lacks this round (LR-7, LR-20), bit ``suit`` per suit (public)."""
+        return tuple(self._voids)
+
+    @property
+    def face_down_counts(self) -> tuple[int, ...]:
+        """How many of each phantom deck's top cards are still face down (LR-14; zeros with 4 players)."""
+        return tuple(self._down)
+
 
 if set(LostRanksState.__slots__) - set(LostRanksState._copy.__code__.co_names):  # pragma: no cover
     raise RuntimeError("LostRanksState._copy must copy every slot")
