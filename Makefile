@@ -15,6 +15,9 @@ $(BIN)/python:
 
 $(VENV)/.installed-app: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[web]'
+	@echo "Compiling the AI's play-out kernels (numba, once: a minute or two) ..."
+	$(BIN)/pip install --quiet -e '.[fast]' && $(BIN)/cardtable kernels \
+		|| echo "note: the compiled kernels are not available here; the AI searches in pure Python (fewer play-outs)"
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python

@@ -192,8 +192,10 @@ def serve(
     }
     if ai_workers is not None:
         limits["ai_workers"] = ai_workers
+    from cardtable.console.kernels import playout_engine
     from cardtable.server.cluster import ClusterUnsupported
 
+    console.print(playout_engine(), markup=False)
     try:
         if processes > 1:
             from cardtable.server import run_processes
@@ -439,6 +441,15 @@ def _register_analyse() -> None:
 
 
 _register_analyse()
+
+
+def _register_kernels() -> None:
+    from cardtable.console.kernels import kernels_command
+
+    app.command("kernels")(kernels_command)
+
+
+_register_kernels()
 
 
 def _register_tutorial() -> None:
