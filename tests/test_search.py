@@ -390,7 +390,7 @@ def test_arena_rejects_unknown_agent(tmp_path: Path) -> None:
 
 def test_lost_cities_heuristic_styles() -> None:
     game = LostCities()
-    with pytest.raises(ValueError, match="unknown style 'wild'; choose from: steady, bold"):
+    with pytest.raises(ValueError, match="unknown style 'wild'; choose from: steady, bold, cautious, eager, hasty"):
         make_agent("heuristic:style=wild", game)
     assert make_agent("heuristic", game).style == STYLES["steady"]  # type: ignore[attr-defined]
 
