@@ -12,6 +12,7 @@ from cardtable.agents import search as search_module
 from cardtable.agents.search import SearchParams, search
 from cardtable.games.lost_cities import LostCities, LostCitiesState
 from cardtable.games.lost_cities.heuristic import POOL, STYLES, LostCitiesStyle
+from cardtable.games.lost_cities.knowledge import RANDOM_RANGES, RANDOMISED, LostCitiesKnowledge, OpponentMixture
 from cardtable.lab.series import play_match
 
 FROZEN_POOL = {
@@ -102,3 +103,79 @@ def test_cpu_option_reaches_the_levels() -> None:
     assert hard.params.cpu and hard.params.seconds == 0.7  # type: ignore[attr-defined]
     assert not make_agent("hard", game, seed=0).params.cpu  # type: ignore[attr-defined]
     assert SearchParams(seconds=1.0).clock() is not SearchParams(seconds=1.0, cpu=True).clock()
+
+
+# ---------------------------------------------------------------------------
+# The opponent mixture
+
+
+MIXED = OpponentMixture((("steady", 1.0), ("bold", 1.0), (RANDOMISED, 1.0)))
+
+
+def test_mixture_draws_are_deterministic_and_follow_the_weights() -> None:
+    """The same seed draws the same opponents; the shares follow the weights; randomised
+    settings stay in their ranges."""
+    draws = [MIXED.draw(random.Random(9)) for _ in range(2)]
+    assert draws[0] == draws[1]
+    rng = random.Random(4)
+    seen = [MIXED.draw(rng) for _ in range(3000)]
+    named = {STYLES["steady"]: 0, STYLES["bold"]: 0}
+    for style in seen:
+        if style in named:
+            named[style] += 1
+        else:
+            for name, (low, high) in RANDOM_RANGES.items():
+                assert low <= getattr(style, name) <= high, (name, style)
+    assert all(abs(n / 3000 - 1 / 3) < 0.04 for n in named.values()), named
+    assert len(set(seen)) > 900, "randomised opponents differ from world to world"
+    one = OpponentMixture((("steady", 2.0),))
+    assert {one.draw(rng) for _ in range(20)} == {STYLES["steady"]}
+
+
+@pytest.mark.parametrize("parts,message", [
+    ((("wild", 1.0),), "unknown mixture part 'wild'"),
+    ((("bold", 0.0),), "weight of 'bold' must be positive"),
+    ((), "at least one part"),
+])
+def test_mixture_refuses_bad_parts(parts: tuple[tuple[str, float], ...], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        OpponentMixture(parts)
+
+
+def _mixed_knowledge(game: LostCities) -> LostCitiesKnowledge:
+    kn = LostCitiesKnowledge(game)
+    kn.mixture = MIXED
+    return kn
+
+
+def test_search_with_a_mixture_is_deterministic_and_paired() -> None:
+    """A seeded search with the mixture finds the same statistics twice; each world's
+    root moves meet one opponent (the one drawn with the world), and the worlds meet
+    several."""
+    game = LostCities()
+    obs = _decision(seed=11, moves=20)
+    kn = _mixed_knowledge(game)
+    first, second = (search(obs, SearchParams(iterations=120), seed=7, knowledge=kn) for _ in range(2))
+    assert first.visits == second.visits and first.value_sums == second.value_sums
+    met: list[LostCitiesStyle] = []
+    rng = random.Random(2)
+    for _ in range(30):
+        world = kn.sample_world(obs, rng)
+        style = kn.world_opponent()
+        assert kn.world_opponent() == style and kn.rollout_for(obs.player)  # unchanged until the next world
+        met.append(style)
+        del world
+    assert len(set(met)) >= 3
+
+
+def test_mixture_play_outs_are_the_same_in_the_kernel() -> None:
+    """The kernel's play-outs meet the same drawn opponent as the Python ones: the
+    same statistics with and without the kernel (``kernel=False``)."""
+    pytest.importorskip("numba", reason="the kernels are the optional extra 'fast'")
+    game = LostCities()
+    kn = _mixed_knowledge(game)
+    for seed, moves in ((3, 10), (8, 40)):
+        obs = _decision(seed=seed, moves=moves)
+        stats = [search(obs, SearchParams(iterations=60, kernel=k), seed=seed, knowledge=kn) for k in (True, False)]
+        assert stats[0].visits == stats[1].visits and stats[0].steps == stats[1].steps
+        assert stats[0].value_sums == pytest.approx(stats[1].value_sums, abs=1e-9)
