@@ -92,9 +92,11 @@ class OpponentMixture:
         return randomised_style(rng) if name == RANDOMISED else STYLES[name]
 
 
-OPPONENT_MIXTURE: Final = OpponentMixture((("steady", 1.0),))
-"""The search's model of the opponent (docs/strength.md: chosen by what wins against the
-tuning opponents ``steady`` and ``bold``, never the frozen pool)."""
+OPPONENT_MIXTURE: Final = OpponentMixture((("steady", 1.0), ("bold", 1.0)))
+"""The search's model of the opponent: ``steady`` or ``bold`` (the searcher's own style)
+with equal chances, a world each.  Chosen by the summed margin against the tuning
+opponents ``steady`` and ``bold`` (``benchmarks/lost_cities_mixture.py``, docs/strength.md)
+over ``steady`` alone and ``steady``/``bold``/randomised thirds — never by the frozen pool."""
 
 SIGMA: Final = 36.0
 """Spread of one round's score difference between two good players (points)."""
