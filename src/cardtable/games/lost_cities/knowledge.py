@@ -12,12 +12,17 @@
   match ``0.9 * sign(d) + 0.1 * tanh(d / 50)``.
 * **Play-out policy**: the heuristic bot itself
   (:func:`cardtable.games.lost_cities.heuristic.policy_action`, called on the sampled state,
-  whose accessors give the card sets the bot otherwise parses from its view).  The searching seat plays the ``bold`` style
+  whose accessors give the card sets the bot otherwise parses from its view; in the
+  compiled kernel where numba is installed).  The searching seat plays the ``bold`` style
   (:data:`~cardtable.games.lost_cities.heuristic.STYLES`: it beats the baseline in about 62 %
-  of matches), the opponent is modelled as the baseline ``steady`` heuristic.  The
-  flat search (``mode="pimc"``) thus estimates, for each candidate move, the
-  round's outcome if the searcher plays on ``bold`` and the opponent like the
-  heuristic — one step of policy improvement over ``bold``.
+  of matches).  The opponent is a **mixture** (:data:`OPPONENT_MIXTURE`): each sampled world
+  draws its opponent — ``steady`` or ``bold`` (the searcher's own style) with equal
+  chances; :class:`OpponentMixture` also takes other styles and :func:`randomised_style`
+  settings — and every root move is played out in that world against the same one, so
+  the flat search's comparison stays paired.  The flat search (``mode="pimc"``) thus
+  estimates, for each candidate move, the round's outcome if the searcher plays on
+  ``bold`` against an opponent who might play either way — one step of policy
+  improvement over ``bold`` that does not bet on knowing the opponent's policy.
 * **Candidates and prior**: ``bold``'s few cheapest moves (:func:`ranked_moves`), its
   own choice first and kept unless another move is clearly better, so the play-outs
   are spent on moves a good player would consider.
@@ -110,7 +115,7 @@ RACE_Z: Final = 3.0
 
 class LostCitiesKnowledge(Knowledge):
     """Lost Cities: round cut-offs, match win-probability values, the heuristic as
-    play-out policy (``bold`` for the searcher, ``steady`` for the opponent),
+    play-out policy (``bold`` for the searcher, the opponent drawn from :attr:`mixture`),
     ``bold``'s best few moves as candidates and its choice as the prior."""
 
     mode = "pimc"
@@ -205,8 +210,8 @@ class LostCitiesKnowledge(Knowledge):
         return self.keep_z
 
     def keep_margin(self, obs: Observation, default: float) -> float:
-        """No fixed margin: the play-outs model the heuristic opponent exactly and the
-        moves are compared in the same worlds, so :meth:`keep_confidence` (standard
+        """No fixed margin: the moves are compared in the same worlds against the same
+        drawn opponent, so :meth:`keep_confidence` (standard
         errors of the paired difference) alone guards against noise."""
         return self.margin_kept
 
