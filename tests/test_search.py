@@ -22,6 +22,7 @@ from cardtable.agents.knowledge import knowledge_for
 from cardtable.games.lost_cities.heuristic import STYLES, ViewTable, policy_action, ranked_moves
 from cardtable.agents.search import HardAgent, ISMCTSAgent, RootStats, SearchParams, hint, hint_text, search
 from cardtable.games.lost_cities import LostCities, first_starter
+from cardtable.games.lost_cities.knowledge import LostCitiesKnowledge, OpponentMixture
 from cardtable.lab.arena import arena_command, parse_entry
 from cardtable.protocol import Game, State
 from cardtable.registry import load_game
@@ -226,13 +227,15 @@ def test_levels_play_legal_moves(name: str, options: dict[str, object], level: s
 
 @pytest.mark.parametrize("colors", [5, 6])
 def test_lost_cities_play_outs_are_the_heuristic_bot(colors: int) -> None:
-    """The search's play-outs (``rollout_for``: ``bold`` for the searcher, ``steady`` for the
-    opponent) make the heuristic bot's decisions in each style: one :func:`policy_action`,
+    """The search's play-outs (``rollout_for``: ``bold`` for the searcher, here ``steady`` for
+    the opponent, a mixture of one) make the heuristic bot's decisions in each style: one :func:`policy_action`,
     read by the bot through its seat's JSON view (:class:`ViewTable`) and by the play-outs
     through the state's accessors — which agree on every read, at every decision of
     several matches with random moves mixed in."""
     game = LostCities(colors=colors)
-    play_out = knowledge_for(game).rollout_for(0)
+    knowledge = LostCitiesKnowledge(game)
+    knowledge.mixture = OpponentMixture((("steady", 1.0),))
+    play_out = knowledge.rollout_for(0)
     bots = (make_agent("heuristic:style=bold", game, seed=0), make_agent("heuristic", game, seed=0))
     compared = [0, 0]
     for seed in range(4):
@@ -390,7 +393,7 @@ def test_arena_rejects_unknown_agent(tmp_path: Path) -> None:
 
 def test_lost_cities_heuristic_styles() -> None:
     game = LostCities()
-    with pytest.raises(ValueError, match="unknown style 'wild'; choose from: steady, bold"):
+    with pytest.raises(ValueError, match="unknown style 'wild'; choose from: steady, bold, cautious, eager, hasty"):
         make_agent("heuristic:style=wild", game)
     assert make_agent("heuristic", game).style == STYLES["steady"]  # type: ignore[attr-defined]
 

@@ -99,6 +99,10 @@ class LostCitiesStyle:
 STYLES: dict[str, LostCitiesStyle] = {
     "steady": LostCitiesStyle(),
     "bold": LostCitiesStyle(start_margin=-3.0, wager_min_numbers=2, conservative=1.15),
+    "cautious": LostCitiesStyle(start_margin=4.0, extra_margin=8.0, conservative=0.8),
+    "eager": LostCitiesStyle(start_margin=-10.0, extra_margin=2.0, wager_min_numbers=2, future_share=0.75,
+                             conservative=1.3),
+    "hasty": LostCitiesStyle(tempo_weight=12.0, deck_value=3.5),
 }
 """Named styles of :class:`LostCitiesHeuristic` (``heuristic:style=bold``).
 
@@ -107,7 +111,16 @@ STYLES: dict[str, LostCitiesStyle] = {
 future when it weighs a wager and starts a colour a little more readily; tuned by
 playing it against ``steady`` (2000 matches per setting) it wins about 62 % of
 5-colour matches.  The search agents play ``bold`` themselves in their play-outs
-(:mod:`cardtable.games.lost_cities.knowledge`)."""
+(:mod:`cardtable.games.lost_cities.knowledge`).
+
+``cautious``, ``eager`` and ``hasty`` are the frozen **pool** (:data:`POOL`): players the
+search is measured against but never tuned against (docs/strength.md).  ``cautious``
+asks more of a new colour and of a wager; ``eager`` opens many colours and wagers with
+two numbers, counting on much of the future; ``hasty`` lays its cards sooner (a heavy
+tempo term) and takes few discards."""
+
+POOL: Final = ("cautious", "eager", "hasty")
+"""The styles the search is never tuned against (their settings are frozen by a test)."""
 
 
 

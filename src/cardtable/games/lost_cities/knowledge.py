@@ -12,12 +12,17 @@
   match ``0.9 * sign(d) + 0.1 * tanh(d / 50)``.
 * **Play-out policy**: the heuristic bot itself
   (:func:`cardtable.games.lost_cities.heuristic.policy_action`, called on the sampled state,
-  whose accessors give the card sets the bot otherwise parses from its view).  The searching seat plays the ``bold`` style
+  whose accessors give the card sets the bot otherwise parses from its view; in the
+  compiled kernel where numba is installed).  The searching seat plays the ``bold`` style
   (:data:`~cardtable.games.lost_cities.heuristic.STYLES`: it beats the baseline in about 62 %
-  of matches), the opponent is modelled as the baseline ``steady`` heuristic.  The
-  flat search (``mode="pimc"``) thus estimates, for each candidate move, the
-  round's outcome if the searcher plays on ``bold`` and the opponent like the
-  heuristic — one step of policy improvement over ``bold``.
+  of matches).  The opponent is a **mixture** (:data:`OPPONENT_MIXTURE`): each sampled world
+  draws its opponent — ``steady`` or ``bold`` (the searcher's own style) with equal
+  chances; :class:`OpponentMixture` also takes other styles and :func:`randomised_style`
+  settings — and every root move is played out in that world against the same one, so
+  the flat search's comparison stays paired.  The flat search (``mode="pimc"``) thus
+  estimates, for each candidate move, the round's outcome if the searcher plays on
+  ``bold`` against an opponent who might play either way — one step of policy
+  improvement over ``bold`` that does not bet on knowing the opponent's policy.
 * **Candidates and prior**: ``bold``'s few cheapest moves (:func:`ranked_moves`), its
   own choice first and kept unless another move is clearly better, so the play-outs
   are spent on moves a good player would consider.
@@ -25,21 +30,78 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
+import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
-from cardtable.games.lost_cities.heuristic import STYLES, ViewTable, policy_action, ranked_moves
+from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle, ViewTable, policy_action, ranked_moves
 from cardtable.games.lost_cities import LostCities, LostCitiesState, score_table
-from cardtable.protocol import State
+from cardtable.protocol import Game, State
 
 OWN_STYLE: Final = STYLES["bold"]
 """How the searching seat plays on in its play-outs (and its prior move)."""
 OPPONENT_STYLE: Final = STYLES["steady"]
-"""How the search models the opponent: the baseline heuristic."""
+"""The opponent's style where no world was drawn (:meth:`LostCitiesKnowledge.rollout_action`)."""
+
+RANDOM_RANGES: Final[dict[str, tuple[float, float]]] = {
+    "start_margin": (-3.0, 3.0), "extra_margin": (3.0, 9.0), "wager_min_numbers": (2.0, 3.0),
+    "future_share": (0.5, 0.7), "conservative": (0.8, 1.3), "deck_value": (2.0, 3.0),
+    "denial": (0.0, 0.5), "tempo_weight": (4.0, 8.0)}
+"""The ranges of a randomised opponent's settings: each drawn uniformly (``wager_min_numbers``
+one of the two whole numbers), the ranges of the grid that ``bold`` was tuned on
+(docs/strength.md, "the bold style") — chosen before the pool and never from it."""
+
+
+def randomised_style(rng: random.Random) -> LostCitiesStyle:
+    """A heuristic style with each setting drawn from :data:`RANDOM_RANGES`."""
+    drawn: dict[str, Any] = {}
+    for name, (low, high) in RANDOM_RANGES.items():
+        drawn[name] = rng.choice((int(low), int(high))) if name == "wager_min_numbers" else rng.uniform(low, high)
+    return dataclasses.replace(LostCitiesStyle(), **drawn)
+
+
+RANDOMISED: Final = "randomised"
+"""A mixture component that is not a named style but :func:`randomised_style`."""
+
+
+@dataclass(frozen=True)
+class OpponentMixture:
+    """How the search models the opponent: a style drawn afresh for every sampled world,
+    ``parts`` the components (a name of :data:`~cardtable.games.lost_cities.heuristic.STYLES`
+    or :data:`RANDOMISED`) with their weights."""
+
+    parts: tuple[tuple[str, float], ...]
+
+    def __post_init__(self) -> None:
+        for name, weight in self.parts:
+            if name != RANDOMISED and name not in STYLES:
+                raise ValueError(f"unknown mixture part {name!r}; choose from: {', '.join((*STYLES, RANDOMISED))}")
+            if weight <= 0:
+                raise ValueError(f"the weight of {name!r} must be positive, not {weight}")
+        if not self.parts:
+            raise ValueError("an opponent mixture needs at least one part")
+
+    def draw(self, rng: random.Random) -> LostCitiesStyle:
+        """One opponent: a component by weight (one random number), then its style."""
+        pick = rng.random() * sum(w for _, w in self.parts)
+        for name, weight in self.parts:
+            pick -= weight
+            if pick < 0:
+                break
+        return randomised_style(rng) if name == RANDOMISED else STYLES[name]
+
+
+OPPONENT_MIXTURE: Final = OpponentMixture((("steady", 1.0), ("bold", 1.0)))
+"""The search's model of the opponent: ``steady`` or ``bold`` (the searcher's own style)
+with equal chances, a world each.  Chosen by the summed margin against the tuning
+opponents ``steady`` and ``bold`` (``benchmarks/lost_cities_mixture.py``, docs/strength.md)
+over ``steady`` alone and ``steady``/``bold``/randomised thirds — never by the frozen pool."""
 
 SIGMA: Final = 36.0
 """Spread of one round's score difference between two good players (points)."""
@@ -53,7 +115,7 @@ RACE_Z: Final = 3.0
 
 class LostCitiesKnowledge(Knowledge):
     """Lost Cities: round cut-offs, match win-probability values, the heuristic as
-    play-out policy (``bold`` for the searcher, ``steady`` for the opponent),
+    play-out policy (``bold`` for the searcher, the opponent drawn from :attr:`mixture`),
     ``bold``'s best few moves as candidates and its choice as the prior."""
 
     mode = "pimc"
@@ -64,6 +126,31 @@ class LostCitiesKnowledge(Knowledge):
     race_z = RACE_Z
     """Flat search: drop a move once it trails the heuristic's by this many standard
     errors of the paired difference; stop when only the heuristic's move is left."""
+    mixture: OpponentMixture = OPPONENT_MIXTURE
+    """The opponent model: one style drawn from it for each sampled world."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(game)
+        self._drawn = threading.local()
+        """The opponent of the world this thread sampled last (:meth:`sample_world`)."""
+
+    def sample_world(self, obs: Observation, rng: random.Random) -> State:
+        """A world consistent with ``obs``, and the opponent's style in it drawn from
+        :attr:`mixture` with the same ``rng``: every root move's play-out in this world
+        meets the same opponent (the flat search's comparison stays paired)."""
+        world = super().sample_world(obs, rng)
+        self._drawn.style = self.mixture.draw(rng)
+        self._drawn.rows = None
+        return world
+
+    def world_opponent(self) -> LostCitiesStyle:
+        """The opponent's style in the world this thread sampled last (before any: the
+        mixture's first part, or :data:`OPPONENT_STYLE` if that is randomised)."""
+        style: LostCitiesStyle | None = getattr(self._drawn, "style", None)
+        if style is None:
+            first = self.mixture.parts[0][0]
+            style = OPPONENT_STYLE if first == RANDOMISED else STYLES[first]
+        return style
 
     @property
     def _kernel_scores(self) -> bool:
@@ -114,7 +201,7 @@ class LostCitiesKnowledge(Knowledge):
         assert isinstance(world, LostCitiesState)
         if self.cutoff(world, root_round):
             return self.evaluate(world)[me], 0
-        a, b, moves = kernel.heuristic_round(kernel.export(world), _kernel_styles(kernel, me))
+        a, b, moves = kernel.heuristic_round(kernel.export(world), self._kernel_styles(kernel, me))
         rounds = self.game.config.rounds
         v = self._value(a - b, rounds - world.round_index - 1, world.round_index + 1 >= rounds)
         return (v if me == 0 else -v), moves
@@ -123,8 +210,8 @@ class LostCitiesKnowledge(Knowledge):
         return self.keep_z
 
     def keep_margin(self, obs: Observation, default: float) -> float:
-        """No fixed margin: the play-outs model the heuristic opponent exactly and the
-        moves are compared in the same worlds, so :meth:`keep_confidence` (standard
+        """No fixed margin: the moves are compared in the same worlds against the same
+        drawn opponent, so :meth:`keep_confidence` (standard
         errors of the paired difference) alone guards against noise."""
         return self.margin_kept
 
@@ -132,10 +219,23 @@ class LostCitiesKnowledge(Knowledge):
         assert isinstance(state, LostCitiesState)
         return policy_action(state, OPPONENT_STYLE)
 
+    def _kernel_styles(self, kernel: Any, me: int) -> Any:
+        """The kernel's style rows of a search by seat ``me`` in the world sampled last:
+        ``me`` plays :data:`OWN_STYLE`, the other :meth:`world_opponent`."""
+        rows: Any = getattr(self._drawn, "rows", None)
+        if rows is None or rows[0] != me:
+            import numpy as np
+
+            own, other = kernel.style_vector(OWN_STYLE), kernel.style_vector(self.world_opponent())
+            rows = (me, np.stack([own, other] if me == 0 else [other, own]))
+            self._drawn.rows = rows
+        return rows[1]
+
     def rollout_for(self, me: int) -> Callable[[State, random.Random], int]:
-        """Play-outs of a search by seat ``me``: ``me`` plays :data:`OWN_STYLE`, the
-        opponent :data:`OPPONENT_STYLE`."""
-        styles = (OWN_STYLE, OPPONENT_STYLE) if me == 0 else (OPPONENT_STYLE, OWN_STYLE)
+        """Play-outs of a search by seat ``me`` in the world sampled last: ``me`` plays
+        :data:`OWN_STYLE`, the opponent :meth:`world_opponent`."""
+        other = self.world_opponent()
+        styles = (OWN_STYLE, other) if me == 0 else (other, OWN_STYLE)
 
         def act(state: State, rng: random.Random) -> int:
             assert isinstance(state, LostCitiesState)
@@ -180,11 +280,3 @@ def _kernel() -> Any:
         else:
             _KERNEL.append(None)
     return _KERNEL[0]
-
-
-def _kernel_styles(kernel: Any, me: int) -> Any:
-    """The style rows of a search by seat ``me``: ``me`` plays :data:`OWN_STYLE`, the other :data:`OPPONENT_STYLE`."""
-    own, other = kernel.style_vector(OWN_STYLE), kernel.style_vector(OPPONENT_STYLE)
-    import numpy as np
-
-    return np.stack([own, other] if me == 0 else [other, own])
