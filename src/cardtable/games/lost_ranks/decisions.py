@@ -98,7 +98,7 @@ D_SPY: Final = 0.8
 NOISE: Final = 1e-6
 """Scale of the runner's tie-breaking numbers."""
 
-TABLES: Final = ("SUIT_COLOUR",)
+TABLES: Final = ("SUIT_COLOUR", "PAIRS")
 """The module's lookup tables (the kernel compiles them as arrays)."""
 
 B, S, SJ, T, Y, J, O = range(7)
@@ -411,12 +411,16 @@ def outcome(k: list[int], card: int, led: int, table: list[float], work: list[fl
         none = stay
     union = keys & ~((2 << key_index(top)) - 1)
     terms = at + TERMS - CDF
+    partners = 0  # bit j: the j-th later seat is of the seat's army
+    for j in range(count):
+        if k[ARMY + (first + j) % n] == army:
+            partners |= 1 << j
     while union:
         low = union & -union
         union ^= low
         x = bit_count(low - 1)
         for j in range(count):
-            if k[ARMY + (first + j) % n] == army:
+            if partners >> j & 1:
                 p_us += work[terms + j * KEYS + x]
             else:
                 p_them += work[terms + j * KEYS + x]
@@ -607,6 +611,12 @@ def pair_outcome(c1: int, v1: int, c2: int, v2: int, soldier: bool) -> tuple[flo
     return 0.0, 0.0, 1.0 if v1 != 0 and v2 != 0 else 0.0, 0.0
 
 
+PAIRS: Final = tuple(int(y) for soldier in (False, True) for c1 in range(14) for c2 in range(14)
+                     for y in pair_outcome(c1 // 2, c1 % 2, c2 // 2, c2 % 2, soldier))
+""":func:`pair_outcome` of every pair of ``category * 2 + valuable`` entries, led by a
+soldier or not: ``PAIRS[((soldier * 14 + c1) * 14 + c2) * 4 + i]`` (all 0 or 1)."""
+
+
 def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck
     (``work``: 28 floats of work space)."""
@@ -635,8 +645,9 @@ def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, f
         for c2 in range(14):
             if work[14 + c2]:
                 p = work[c1] * work[14 + c2]
-                y = pair_outcome(c1 // 2, c1 % 2, c2 // 2, c2 % 2, soldier)
-                take, dump, give, none = take + p * y[0], dump + p * y[1], give + p * y[2], none + p * y[3]
+                i = ((soldier * 14 + c1) * 14 + c2) * 4
+                take, dump, give, none = (take + p * PAIRS[i], dump + p * PAIRS[i + 1], give + p * PAIRS[i + 2],
+                                          none + p * PAIRS[i + 3])
     return take, dump, give, none
 
 
