@@ -98,7 +98,7 @@ D_SPY: Final = 0.8
 NOISE: Final = 1e-6
 """Scale of the runner's tie-breaking numbers."""
 
-TABLES: Final = ("SUIT_COLOUR",)
+TABLES: Final = ("SUIT_COLOUR", "PAIRS")
 """The module's lookup tables (the kernel compiles them as arrays)."""
 
 B, S, SJ, T, Y, J, O = range(7)
@@ -285,11 +285,14 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
 KEYS: Final = 27
 """Trick keys a later seat's best card can have: -1, the led suit's ranks 0..12 and the
 trumps 100..112 (:func:`key_index`)."""
-CDF, TERMS, DUMPS, FILLED, WORK = 0, 15 * KEYS, 30 * KEYS, 30 * KEYS + 10, 30 * KEYS + 20
+CDF, TERMS, DUMPS, FILLED, WORK, MEMO = 0, 15 * KEYS, 30 * KEYS, 30 * KEYS + 10, 30 * KEYS + 20, 28
 """The runner's work space (:data:`WORK` floats), per led suit (-1 … 3): the later seats'
 chances of :func:`cdf_rows` at every key and what each key adds to the outcome (at
-``TERMS - CDF`` further on), :func:`expected_dumps`, and whether each of the two is
-worked out yet (``FILLED + led + 1``, ``FILLED + 5 + led + 1``)."""
+``TERMS - CDF`` further on), :func:`expected_dumps`, whether each of the two is worked
+out yet (``FILLED + led + 1``, ``FILLED + 5 + led + 1``).  With 2 players (which use no
+key chances) the first 28 floats are :func:`phantom_answer`'s and the 20 from
+:data:`MEMO` its answers per led suit kept for the next lead of that suit
+(:func:`lead_answer`)."""
 
 
 def key_index(x: int) -> int:
@@ -408,12 +411,16 @@ def outcome(k: list[int], card: int, led: int, table: list[float], work: list[fl
         none = stay
     union = keys & ~((2 << key_index(top)) - 1)
     terms = at + TERMS - CDF
+    partners = 0  # bit j: the j-th later seat is of the seat's army
+    for j in range(count):
+        if k[ARMY + (first + j) % n] == army:
+            partners |= 1 << j
     while union:
         low = union & -union
         union ^= low
         x = bit_count(low - 1)
         for j in range(count):
-            if k[ARMY + (first + j) % n] == army:
+            if partners >> j & 1:
                 p_us += work[terms + j * KEYS + x]
             else:
                 p_them += work[terms + j * KEYS + x]
@@ -604,6 +611,12 @@ def pair_outcome(c1: int, v1: int, c2: int, v2: int, soldier: bool) -> tuple[flo
     return 0.0, 0.0, 1.0 if v1 != 0 and v2 != 0 else 0.0, 0.0
 
 
+PAIRS: Final = tuple(int(y) for soldier in (False, True) for c1 in range(14) for c2 in range(14)
+                     for y in pair_outcome(c1 // 2, c1 % 2, c2 // 2, c2 % 2, soldier))
+""":func:`pair_outcome` of every pair of ``category * 2 + valuable`` entries, led by a
+soldier or not: ``PAIRS[((soldier * 14 + c1) * 14 + c2) * 4 + i]`` (all 0 or 1)."""
+
+
 def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck
     (``work``: 28 floats of work space)."""
@@ -632,9 +645,32 @@ def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, f
         for c2 in range(14):
             if work[14 + c2]:
                 p = work[c1] * work[14 + c2]
-                y = pair_outcome(c1 // 2, c1 % 2, c2 // 2, c2 % 2, soldier)
-                take, dump, give, none = take + p * y[0], dump + p * y[1], give + p * y[2], none + p * y[3]
+                i = ((soldier * 14 + c1) * 14 + c2) * 4
+                take, dump, give, none = (take + p * PAIRS[i], dump + p * PAIRS[i + 1], give + p * PAIRS[i + 2],
+                                          none + p * PAIRS[i + 3])
     return take, dump, give, none
+
+
+def lead_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, float, float, float]:
+    """:func:`phantom_answer`, kept per led suit (from ``work[MEMO]``, cleared by
+    :func:`choose`) for the next plain lead of that suit that splits the cards the
+    answer can hold (the unseen ones and the face-up top two) the same way: the same
+    categories, so the same answer."""
+    if lead == SPY or lead % 13 == JACK:
+        return phantom_answer(k, lead, work)
+    s = lead // 13
+    cards = k[UNSEEN]
+    for i in range(min(2, k[OPP_PHANTOM_N])):
+        if k[OPP_PHANTOM + i] >= 0:
+            cards |= 1 << k[OPP_PHANTOM + i]
+    above = 1 + ((suit_ranks(cards, s) & ~(1 << JACK)) >> lead % 13 + 1)
+    at = MEMO + 5 * s
+    if work[at] == above:
+        return work[at + 1], work[at + 2], work[at + 3], work[at + 4]
+    answer = phantom_answer(k, lead, work)
+    work[at] = above
+    work[at + 1], work[at + 2], work[at + 3], work[at + 4] = answer
+    return answer
 
 
 def hand_answer(k: list[int], lead: int, table: list[float]) -> tuple[float, float, float, float]:
@@ -688,10 +724,11 @@ def value_two(k: list[int], card: int, from_phantom: bool, table: list[float], w
     if not answer_phantom and k[SIZES + 1 - k[ME]] == 0:
         answer_phantom = True
     if answer_phantom:
-        cap, dump, give, none = phantom_answer(k, card, work)
+        cap, dump, give, none = lead_answer(k, card, work)
     else:
         cap, dump, give, none = hand_answer(k, card, table)
-    value = cap * stake(k, card, 1 - army) + none * stake(k, card, -1)
+    them, nobody = stakes(k, card)[1:]
+    value = cap * them + none * nobody
     value += give * 2.0 - dump * TWO_LOST_DUMP
     if card != SPY and card % 13 != JACK:
         value += max(0.0, 1.0 - cap - none) * TWO_LEAD_VALUE
@@ -733,6 +770,9 @@ def choose(k: list[int], legal: list[int], noise: list[float], table: list[float
     ``work``: :data:`WORK` floats of work space."""
     for i in range(10):
         work[FILLED + i] = 0.0
+    if k[PLAYERS] == 2:
+        for i in range(4):
+            work[MEMO + 5 * i] = 0.0
     choice, best_value = 0, -1e9
     for i in range(len(legal)):
         a = legal[i]

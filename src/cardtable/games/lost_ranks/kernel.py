@@ -83,7 +83,7 @@ _decisions = compile_shared(decisions, (
     "suit_ranks", "avoid", "key", "best", "active_jacks", "stakes", "stake", "rank_keep", "keep_four",
     "expected_dumps", "key_index", "unseen_keys", "cdf_rows", "outcome_terms", "outcome", "value_four", "jacks_out", "keep_two",
     "valuable_mask", "categories", "category_of", "hidden_phantom", "entry_chances", "single_outcome",
-    "pair_outcome", "phantom_answer", "hand_answer", "value_two", "value_draw", "choose"), decisions.TABLES)
+    "pair_outcome", "phantom_answer", "lead_answer", "hand_answer", "value_two", "value_draw", "choose"), decisions.TABLES)
 _decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
 choose = _decisions["choose"]
 AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
