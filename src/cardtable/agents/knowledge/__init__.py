@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardtable.protocol import Game, State
 
@@ -51,6 +51,15 @@ class Knowledge:
     def __init__(self, game: Game) -> None:
         self.game = game
         self._prior_agent: Agent | None = None
+
+    @property
+    def kernel(self) -> Any:
+        """The game's compiled kernel module (:func:`cardtable.registry.kernel_for`) where it
+        plays this game as configured — the extra ``fast`` installed, the published rules
+        (:func:`cardtable.kernels.check`) — else ``None``; looked up once."""
+        if "_kernel_module" not in self.__dict__:
+            self.__dict__["_kernel_module"] = _kernel_playing(self.game)
+        return self.__dict__["_kernel_module"]
 
     # --- worlds -----------------------------------------------------------------
     def sample_world(self, obs: Observation, rng: random.Random) -> State:
@@ -139,3 +148,17 @@ def knowledge_for(game: Game) -> Knowledge:
 
 
 __all__ = ["Knowledge", "knowledge_for"]
+
+
+def _kernel_playing(game: Game) -> Any:
+    """The kernel module of ``game`` if it plays the game's rules as configured, else ``None``."""
+    from cardtable.kernels import available, check
+    from cardtable.registry import kernel_for
+
+    if not available():
+        return None
+    try:
+        check(game, ("random",) * game.num_players)
+    except ValueError:
+        return None
+    return kernel_for(game.name)

@@ -41,7 +41,7 @@ from typing import Any, Final
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle, ViewTable, policy_action, ranked_moves
-from cardtable.games.lost_cities import LostCities, LostCitiesState, score_table
+from cardtable.games.lost_cities import LostCitiesState
 from cardtable.protocol import Game, State
 
 OWN_STYLE: Final = STYLES["bold"]
@@ -152,16 +152,6 @@ class LostCitiesKnowledge(Knowledge):
             style = OPPONENT_STYLE if first == RANDOMISED else STYLES[first]
         return style
 
-    @property
-    def _kernel_scores(self) -> bool:
-        """Whether the compiled kernel scores this game's rounds (the published LC-6 numbers)."""
-        known: bool | None = self.__dict__.get("_kernel_scores_known")
-        if known is None:
-            game = self.game
-            assert isinstance(game, LostCities)
-            known = game.score_table == score_table()
-            self.__dict__["_kernel_scores_known"] = known
-        return known
     exploration = 1.4
     """(Tree search only.)  Play-out values of one round are close to ±1 (noisy):
     explore more, so that no move is starved after a few unlucky play-outs."""
@@ -195,8 +185,8 @@ class LostCitiesKnowledge(Knowledge):
         :meth:`rollout_for`'s, compiled from the same decisions): ``me``'s value there
         and the moves played; ``None`` without the extra ``fast`` or when the game's scoring
         is not the one the kernel compiles (a designer's changed cost or bonus)."""
-        kernel = _kernel()
-        if kernel is None or not self._kernel_scores:
+        kernel = self.kernel
+        if kernel is None:
             return None
         assert isinstance(world, LostCitiesState)
         if self.cutoff(world, root_round):
@@ -264,19 +254,3 @@ class LostCitiesKnowledge(Knowledge):
         return moves[: self.candidates_kept] or list(obs.legal_actions)
 
 
-_KERNEL: list[Any] = []
-"""The compiled kernel module, once looked up (``[None]`` without numba)."""
-
-
-def _kernel() -> Any:
-    """:mod:`cardtable.games.lost_cities.kernel`, or ``None`` without the extra ``fast``."""
-    if not _KERNEL:
-        from cardtable.kernels import available
-
-        if available():
-            from cardtable.games.lost_cities import kernel
-
-            _KERNEL.append(kernel)
-        else:
-            _KERNEL.append(None)
-    return _KERNEL[0]

@@ -34,7 +34,7 @@ from __future__ import annotations
 import math
 import random
 from functools import lru_cache
-from typing import Any, Final
+from typing import Final
 
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_ranks import LostRanks, LostRanksState
@@ -182,7 +182,7 @@ class LostRanksKnowledge(Knowledge):
         :meth:`rollout_action`, compiled from :mod:`cardtable.games.lost_ranks.rollout`, its
         random numbers from ``seed``): their mean per-seat values and the moves played in
         all; ``None`` without the extra ``fast`` or for options the kernel refuses."""
-        kernel = self._kernel()
+        kernel = self.kernel
         if kernel is None:
             return None
         assert isinstance(world, LostRanksState)
@@ -204,24 +204,4 @@ class LostRanksKnowledge(Knowledge):
         got = self.kernel_values(world, root_round, me, seed)
         return None if got is None else (got[0][me], got[1])
 
-    def _kernel(self) -> Any:
-        """:mod:`cardtable.games.lost_ranks.kernel` where it plays this game (numba installed,
-        the published rules: :func:`cardtable.kernels.check`), else ``None``."""
-        if "_kernel_module" not in self.__dict__:
-            self.__dict__["_kernel_module"] = _kernel_for(self.game)
-        return self.__dict__["_kernel_module"]
 
-
-def _kernel_for(game: Game) -> Any:
-    """The Lost Ranks kernel module if it plays ``game``'s rules, else ``None``."""
-    from cardtable.kernels import available, check
-
-    if not available():
-        return None
-    try:
-        check(game, ("random",) * game.num_players)
-    except ValueError:
-        return None
-    from cardtable.games.lost_ranks import kernel
-
-    return kernel

@@ -21,7 +21,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Final
 
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.rank import RankState
@@ -75,7 +75,7 @@ class RankKnowledge(Knowledge):
         of :meth:`rollout_action`, compiled from :mod:`cardtable.games.rank.rollout`, its
         random numbers from ``seed``): their mean per-seat values and the moves played in
         all; ``None`` without the extra ``fast`` or for a game the kernel refuses."""
-        kernel = self._kernel()
+        kernel = self.kernel
         if kernel is None:
             return None
         assert isinstance(world, RankState)
@@ -94,27 +94,7 @@ class RankKnowledge(Knowledge):
         got = self.kernel_values(world, root_round, me, seed)
         return None if got is None else (got[0][me], got[1])
 
-    def _kernel(self) -> Any:
-        """:mod:`cardtable.games.rank.kernel` where it plays this game (numba installed, the
-        published rules: :func:`cardtable.kernels.check`), else ``None``."""
-        if "_kernel_module" not in self.__dict__:
-            self.__dict__["_kernel_module"] = _kernel_for(self.game)
-        return self.__dict__["_kernel_module"]
 
     def value_label(self) -> str:
         return "chance not to lose"
 
-
-def _kernel_for(game: Game) -> Any:
-    """The Ранг kernel module if it plays ``game``'s rules, else ``None``."""
-    from cardtable.kernels import available, check
-
-    if not available():
-        return None
-    try:
-        check(game, ("random",) * game.num_players)
-    except ValueError:
-        return None
-    from cardtable.games.rank import kernel
-
-    return kernel
