@@ -58,3 +58,15 @@ def _search(name: str) -> Callable[[], None]:
         search(obs, SearchParams(iterations=4), seed=0, knowledge=knowledge_for(game))
 
     return run
+
+
+def warm() -> int:
+    """Run every :func:`warm_steps` step (nothing without numba): how many ran."""
+    from cardtable.kernels import available
+
+    if not available():
+        return 0
+    steps = warm_steps()
+    for step in steps:
+        step.run()
+    return len(steps)
