@@ -43,7 +43,8 @@ the agent plays the heuristic's move at once.
 
 Budgets: ``iterations=`` (deterministic for a given seed), ``steps=`` (also
 deterministic, and proportional to the work like the clock), ``seconds=`` (wall
-clock), or several (whichever ends first).  A *step* is one action applied to a
+clock; with ``cpu=true`` the searching thread's CPU time, for runs on a shared machine),
+or several (whichever ends first).  A *step* is one action applied to a
 simulated state — in the tree (forced moves included), at the flat search's root
 or in a play-out — and each world drawn for an iteration costs two more for its
 set-up, so that every iteration costs at least three steps, even one whose
@@ -97,6 +98,10 @@ class SearchParams:
     iterations: int | None = None
     """Tree search: iterations (one play-out each).  Flat Monte Carlo: play-outs in all."""
     seconds: float | None = None
+    cpu: bool = False
+    """Measure ``seconds`` in the CPU time of the searching thread (``time.thread_time``)
+    instead of the wall clock: on a machine shared with other jobs the search gets the
+    work it would do in that time on an idle core (arena runs; ``hard:cpu=true``)."""
     steps: int | None = None
     """Work units in all: actions applied to simulated states (in the tree, at the flat
     search's root, in play-outs), plus two per world drawn for its set-up — a budget
@@ -141,6 +146,11 @@ class SearchParams:
             raise ValueError(f"rollout must be 'policy' or 'random', not {self.rollout!r}")
         if self.mode not in (None, "ismcts", "pimc"):
             raise ValueError(f"mode must be 'ismcts' or 'pimc', not {self.mode!r}")
+
+    def clock(self) -> Callable[[], float]:
+        """The clock that ``seconds`` is measured on: the thread's CPU time with ``cpu``,
+        else the wall clock."""
+        return time.thread_time if self.cpu else time.perf_counter
 
 
 @dataclass
@@ -361,7 +371,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
     difference to the prior's is below zero by that many standard errors (after
     :data:`RACE_MIN_WORLDS` worlds) is dropped at once, and the search ends when only
     the prior is left: time goes to the close decisions."""
-    clock = time.perf_counter
+    clock = params.clock()
     start = clock()
     rng = random.Random(seed)
     me = obs.player
@@ -532,7 +542,7 @@ def _descend(world: State, root: _Node, root_round: int, rng: random.Random,
 def _ismcts(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
     """Single-observer ISMCTS (the module docstring); stops at the first iteration
     after which a budget is used up."""
-    clock = time.perf_counter
+    clock = params.clock()
     start = clock()
     rng = random.Random(seed)
     legal_root = list(obs.legal_actions)
@@ -609,7 +619,7 @@ class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
     Options: ``iterations=``, ``steps=``, ``seconds=`` (default 0.7 s when no budget
-    is given), ``rollout="policy"|"random"``, ``jobs=`` (root parallelism over
+    is given), ``cpu=`` (``seconds`` of the thread's CPU time), ``rollout="policy"|"random"``, ``jobs=`` (root parallelism over
     processes), ``exploration=``, ``prior=``, ``keep_margin=``, ``world_pool=``,
     ``mode=``.
     """
