@@ -7,7 +7,8 @@ are searched by `hard` (0.7 s) twice in the same run: with ``kernel=False`` (the
 play-outs in the Python engine) and with ``kernel=True`` (the play-outs in the game's
 compiled kernel, ``pip install 'cardtable[fast]'``).  Per decision: the search's
 iterations (the tree's iterations, or the flat search's worlds), the play-out moves
-(``RootStats.playout_moves``), the wall-clock and CPU time of ``act``.  Printed: mean,
+(``RootStats.playout_moves``), the wall-clock and CPU time of ``act``; and the CPU
+cost of the kernel's ``export`` of a sampled world (state → arrays).  Printed: mean,
 median and min of each, the ratio kernel/Python of the means and of the per-decision
 ratios' median, p95 of the decision times, and the load average before and after each
 game (the budget is wall-clock: a loaded machine costs play-outs, so compare the two
@@ -27,12 +28,13 @@ import os
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from cardtable.agents import Observation, make_agent
 from cardtable.agents.search import HardAgent
 from cardtable.protocol import Game, State
-from cardtable.registry import load_game
+from cardtable.registry import kernel_for, load_game
 
 CASES: list[tuple[str, dict[str, int]]] = [
     ("lost-cities", {}), ("lost-cities", {"colors": 6}), ("lost-ranks", {}), ("lost-ranks", {"players": 2}),
@@ -102,11 +104,27 @@ def report(label: str, pairs: list[tuple[Decision, Decision]]) -> None:
         print(f"    {engine}  play-out mv  {summary([r.playout_moves for r in runs])}")
         print(f"    {engine}  act wall p95 {1000 * p95([r.wall for r in runs]):6.0f} ms   cpu p95 "
               f"{1000 * p95([r.cpu for r in runs]):6.0f} ms   max wall {1000 * max(r.wall for r in runs):6.0f} ms")
-    for name, get in (("iterations", lambda d: d.iterations), ("play-out moves", lambda d: d.playout_moves)):
+    measures: tuple[tuple[str, Callable[[Decision], int]], ...] = (
+        ("iterations", lambda d: d.iterations), ("play-out moves", lambda d: d.playout_moves))
+    for name, get in measures:
         ratio = statistics.fmean(get(k) for _, k in pairs) / max(1e-9, statistics.fmean(get(p) for p, _ in pairs))
         each = [get(k) / max(1, get(p)) for p, k in pairs]
         print(f"    ratio kernel/python {name:15s}: of the means {ratio:6.1f}x, median of the decisions "
               f"{statistics.median(each):6.1f}x, min {min(each):6.1f}x")
+
+
+def export_cost(game: Game, states: list[State]) -> float:
+    """CPU µs of the kernel's ``export`` of a world sampled at each decision point."""
+    kernel = kernel_for(game.name)
+    assert kernel is not None, f"{game.name} has no kernel"
+    rng = random.Random(0)
+    worlds = [Observation.of(state).sample_state(rng) for state in states]
+    repeats = 200
+    start = time.process_time()
+    for _ in range(repeats):
+        for world in worlds:
+            kernel.export(world)
+    return 1e6 * (time.process_time() - start) / (repeats * len(worlds))
 
 
 def run_case(name: str, options: dict[str, int], points: int) -> None:
@@ -115,7 +133,8 @@ def run_case(name: str, options: dict[str, int], points: int) -> None:
     states = decision_points(game, points)
     agents = [HardAgent(game, seed=1, kernel=False), HardAgent(game, seed=1, kernel=True)]
     agents[1].act(Observation.of(states[0]))  # the kernel's first call (numba's cache) is not timed
-    print(f"{label}: {len(states)} decision points, load average before {os.getloadavg()[0]:.2f}")
+    print(f"{label}: {len(states)} decision points, load average before {os.getloadavg()[0]:.2f}; "
+          f"export of a sampled world {export_cost(game, states):.1f} µs (CPU)")
     pairs: list[tuple[Decision, Decision]] = []
     for state in states:
         python, kernel = (decide(agent, state) for agent in agents)

@@ -125,6 +125,7 @@ ROLE_LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "pictures": ((), ()),
     "measures": ((), ()),
     "decisions": ((), ()),
+    "rollout": ((), ()),
     "heuristic": (("cardtable.agents",), ()),
     "knowledge": (("cardtable.agents", "cardtable.kernels"), ("numpy",)),
     "terminal": (("cardtable.console", "cardtable.i18n"), ("rich",)),
@@ -132,14 +133,16 @@ ROLE_LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "kernel": (("cardtable.kernels",), ("numpy", "numba")),
 }
 """What each module of ``cardtable.games.<game>`` may import, by its role: the engine
-and its data only the standard library and the core; the heuristic and the knowledge
+and its data (and the plain functions compiled by the kernel: the heuristic's
+``decisions``, the search's play-out policy ``rollout``) only the standard library and
+the core; the heuristic and the knowledge
 the agents' layer (the knowledge also its game's kernel, for the search's play-outs, only
 where the optional extra is installed); the terminal renderer the console; the tensor encoder the RL
 encoding; the kernel the kernels (numba)."""
 
 OWN_PARTS: dict[str, tuple[str, ...]] = {
-    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions", "kernel"),
-    "kernel": ("heuristic", "decisions"),
+    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions", "kernel", "rollout"),
+    "kernel": ("heuristic", "decisions", "rollout"),
 }
 """The game's own parts a part may import besides the engine (``rules``, the package)."""
 

@@ -19,7 +19,9 @@ Every iteration
 3. adds one node and plays out with the game's fast policy
    (:meth:`Knowledge.rollout_for` the searching seat, or ``rollout="random"``) until the
    game's cut-off — the end of the current round in Lost Cities and Lost Ranks,
-   the end of the game in Ранг;
+   the end of the game in Ранг; with the extra ``fast`` (``kernel=True``) the game's
+   ``kernel_values`` plays the same policy compiled, several play-outs from the leaf's
+   world in one call, and returns their mean values;
 4. backs up the per-seat values of :meth:`Knowledge.evaluate` (win
    probabilities of the match situation, mapped to ``[-1, 1]``).
 

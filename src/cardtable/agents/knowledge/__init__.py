@@ -15,7 +15,10 @@ adds lives in one small module per game, behind the :class:`Knowledge` interface
   the searching seat may not know, and much cheaper than building a JSON view
   for the heuristic bots;
 * :meth:`Knowledge.prior` — an optional suggested move at the root, computed
-  from the real :class:`Observation` only (the game's heuristic bot).
+  from the real :class:`Observation` only (the game's heuristic bot);
+* optionally ``kernel_values(world, root_round, me, seed)`` (Lost Ranks, Ранг) or
+  ``kernel_playout(world, root_round, me)`` (Lost Cities) — the same play-out policy in
+  the game's compiled kernel, ``None`` where the kernel does not play the game's rules.
 
 Which cards each seat can still hold is the game's own ``State.resample`` (LC-8
 known cards, LR-20 voids, RG-9): the search never reads the true state.
