@@ -157,10 +157,11 @@ def test_cli_writes_json_and_a_table(tmp_path: Path, match: State) -> None:
     path = records.save(tmp_path / "m.json", records.record_of(short, players=["rnd", "heur"]))
     out = tmp_path / "analysis.json"
     res = runner.invoke(cli.app, ["analyse", str(path), "--seat", "0", "--iterations", "30", "--seed", "4",
-                                  "--json", str(out)], env={"COLUMNS": "80"})
+                                  "--all", "--json", str(out)], env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data == analyse(short, 0, iterations=30, seed=4).as_dict()
+    # --all lists every decision (without it only the marked ones, which depend on the search)
     assert "accuracy" in res.output.lower() and data["decisions"][0]["played"] in res.output
 
 
