@@ -34,7 +34,8 @@ hearts are trumps:
 >>> table, work = avoid_table(), [0.0] * WORK
 >>> legal[choose(k, legal, [0.0, 0.0], table, work)] == parse_french("AC")  # it takes the Spy
 True
->>> round(value_four(k, parse_french("AC"), table, work) - value_four(k, parse_french("2C"), table, work), 2)
+>>> ace, two = legal.index(parse_french("AC")), legal.index(parse_french("2C"))
+>>> round(work[VALUES + ace] - work[VALUES + two], 2)  # the values of the two cards
 3.4
 """
 
@@ -142,9 +143,10 @@ def avoid_table() -> list[float]:
     return out
 
 
-def avoid(table: list[float], u: int, size: int, k: int) -> float:
-    """:func:`avoid_table`'s entry; a ``size`` of 0 or less holds nothing."""
-    return table[(u * (MAX_SIZE + 1) + max(0, size)) * 53 + k]
+def avoid(u: int, size: int, k: int) -> int:
+    """The index of :func:`avoid_table`'s entry for ``u``, ``size``, ``k`` (a ``size`` of
+    0 or less holds nothing)."""
+    return (u * (MAX_SIZE + 1) + max(0, size)) * 53 + k
 
 
 def key(card: int, led: int, trump: int) -> int:
@@ -159,57 +161,75 @@ def key(card: int, led: int, trump: int) -> int:
     return -1
 
 
-def best(k: list[int], card: int, led: int) -> tuple[int, int]:
-    """(winning seat or -1, its key) of the trick with ``card`` added by the seat."""
-    seat, top = -1, -1
-    for i in range(k[TRICK_N] + 1):
-        c = k[TRICK_CARD + i] if i < k[TRICK_N] else card
-        x = key(c, led, k[TRUMP])
+Facts = tuple[int, int, int, int, int, int, int, int, int]
+"""What every candidate card of one decision shares (:func:`decision_facts`)."""
+
+
+def decision_facts(k: list[int]) -> Facts:
+    """What the candidates of one decision share, worked out once: the trick so far (its
+    winning seat or -1, that card's key, the mask of its cards), the soldiers worth 2 to
+    the seat's army — the Spy and the army's active Jacks, LR-15 — and those worth 2 to
+    the enemy; with 2 players :func:`hidden_phantom` and :func:`jacks_out` (else 0).  A
+    trick the Spy alone has led has no led suit yet; its key is -1 whichever suit comes."""
+    seat, top, cards, trump = -1, -1, 0, k[TRUMP]
+    for i in range(k[TRICK_N]):
+        c = k[TRICK_CARD + i]
+        cards |= 1 << c
+        x = key(c, k[LED], trump)
         if x > top:
-            seat, top = k[TRICK_SEAT + i] if i < k[TRICK_N] else k[ME], x
-    return seat, top
+            seat, top = k[TRICK_SEAT + i], x
+    army = k[ARMY + k[ME]]
+    pool = forced = hidden = jacks = 0
+    if k[PLAYERS] == 2:
+        pool, forced, hidden = hidden_phantom(k)
+        jacks = jacks_out(k[UNSEEN])
+    return (seat, top, cards, 1 << SPY | active_jacks(trump, army), 1 << SPY | active_jacks(trump, 1 - army),
+            pool, forced, hidden, jacks)
 
 
-def active_jacks(k: list[int], army: int) -> int:
-    """The mask of ``army``'s Jacks if they are active (its colour is trump's, LR-2)."""
+def later(me: int, j: int, n: int) -> int:
+    """The seat ``j + 1`` places after ``me`` of ``n`` (``j < n``; no division)."""
+    q = me + 1 + j
+    return q - n if q >= n else q
+
+
+def best(facts: Facts, me: int, card: int, led: int, trump: int) -> tuple[int, int]:
+    """(winning seat or -1, its key) of the trick of ``facts`` with ``card`` added by seat ``me``."""
+    x = key(card, led, trump)
+    return (me, x) if x > facts[1] else (facts[0], facts[1])
+
+
+def active_jacks(trump: int, army: int) -> int:
+    """The mask of ``army``'s Jacks if they are active (its colour is ``trump``'s, LR-2)."""
     m = 0
-    if SUIT_COLOUR[k[TRUMP]] == army:
+    if SUIT_COLOUR[trump] == army:
         for s in range(4):
             if SUIT_COLOUR[s] == army:
                 m |= 1 << s * 13 + JACK
     return m
 
 
-def stakes(k: list[int], card: int) -> tuple[float, float, float]:
-    """What the trick with ``card`` added is worth to the seat's army (its points minus
-    the enemy's) if its army takes it, if the enemy does, if nobody does: the Spy and
-    the active Jacks score for whoever's army captures them (LR-15), Force Strength
-    counts the plain cards (LR-16)."""
-    army = k[ARMY + k[ME]]
-    cards = 1 << card
-    for i in range(k[TRICK_N]):
-        cards |= 1 << k[TRICK_CARD + i]
-    us = 2.0 * bit_count(cards & (1 << SPY | active_jacks(k, army)))
-    them = -2.0 * bit_count(cards & (1 << SPY | active_jacks(k, 1 - army)))
-    if k[FORCE]:
-        plain = k[TRICK_N] + 1 - bit_count(cards & (1 << SPY | JACKS))
+def stakes(facts: Facts, card: int, played: int, force: int) -> tuple[float, float, float]:
+    """What the trick of ``facts`` with ``card`` added (``played`` cards then) is worth
+    to the seat's army (its points minus the enemy's) if its army takes it, if the enemy does, if
+    nobody does: the Spy and the active Jacks score for whoever's army captures them
+    (LR-15), Force Strength (``force``) counts the plain cards (LR-16)."""
+    cards = facts[2] | 1 << card
+    us = 2.0 * bit_count(cards & facts[3])
+    them = -2.0 * bit_count(cards & facts[4])
+    if force:
+        plain = played - bit_count(cards & (1 << SPY | JACKS))
         us += 0.08 * plain
         them += -(0.08 * plain)
     return us, them, 0.0
 
 
-def stake(k: list[int], card: int, captor: int) -> float:
-    """:func:`stakes` if ``captor`` (an army, -1 nobody) takes the trick."""
-    us, them, none = stakes(k, card)
-    return none if captor < 0 else us if captor == k[ARMY + k[ME]] else them
-
-
-def rank_keep(k: list[int], card: int) -> float:
-    """What a plain card is worth kept: its rank, trump, master (nothing live above it)."""
+def rank_keep(card: int, trump: int, live: int) -> float:
+    """What a plain card is worth kept: its rank, trump, master (nothing ``live`` above it)."""
     s, rank = card // 13, card % 13
-    higher = (suit_ranks(k[LIVE], s) & ~(1 << JACK)) >> rank + 1
+    higher = (suit_ranks(live, s) & ~(1 << JACK)) >> rank + 1
     base = RANK_COST * rank
-    if s == k[TRUMP]:
+    if s == trump:
         base += TRUMP_COST
     if higher == 0:
         base += MASTER_COST
@@ -219,9 +239,10 @@ def rank_keep(k: list[int], card: int) -> float:
 # --- 4 players -----------------------------------------------------------------------------
 
 
-def keep_four(k: list[int], card: int) -> float:
-    """What a card is worth kept for later (what playing it costs), 4 players."""
-    trump_colour = SUIT_COLOUR[k[TRUMP]]
+def keep_four(card: int, trump: int, army: int, hand: int, live: int) -> float:
+    """What a card is worth kept for later (what playing it costs), 4 players, to a seat
+    of ``army`` holding ``hand``."""
+    trump_colour = SUIT_COLOUR[trump]
     if card == SPY:
         return SPY_KEEP  # fed to a partner's trick it scores
     if card % 13 == JACK:
@@ -229,12 +250,12 @@ def keep_four(k: list[int], card: int) -> float:
             return -0.2  # inactive: junk, glad to be rid of it
         # An own active Jack is worth +2 fed to a trick the army wins; an enemy one costs 2
         # if the enemy captures it.
-        if SUIT_COLOUR[card // 13] == k[ARMY + k[ME]]:
+        if SUIT_COLOUR[card // 13] == army:
             return OWN_JACK_KEEP
         return ENEMY_JACK_KEEP
     s = card // 13
-    base = rank_keep(k, card)
-    if k[HAND] >> s * 13 + JACK & 1 and SUIT_COLOUR[s] == trump_colour:
+    base = rank_keep(card, trump, live)
+    if hand >> s * 13 + JACK & 1 and SUIT_COLOUR[s] == trump_colour:
         base += GUARD_COST  # it shields an active Jack (LR-7)
     return base
 
@@ -262,18 +283,19 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
             else:
                 theirs -= 2.0
     gain = loss = 0.0
+    share_mine, share_theirs = mine / u, theirs / u
     for j in range(count):
-        q = (first + j) % k[PLAYERS]
+        q = later(first - 1, j, k[PLAYERS])
         size = k[SIZES + q]
         if not size:
             continue
         void = led < 0 or (k[VOIDS + q] >> led & 1) != 0
         p_void = 1.0 if void else 0.25
-        gain += p_void * mine / u
-        loss += p_void * theirs / u
+        gain += p_void * share_mine  # as p_void * mine / u: p_void is a power of two
+        loss += p_void * share_theirs
         if not void and unseen >> led * 13 + JACK & 1 and SUIT_COLOUR[led] == trump_colour:
             others = bit_count(suit_ranks(unseen, led)) - 1
-            p_last = 1.0 if size <= 1 else avoid(table, u, size - 1, min(others, u))
+            p_last = 1.0 if size <= 1 else table[avoid(u, size - 1, min(others, u))]
             p = FORCED_WEIGHT * (size / u) * p_last
             if SUIT_COLOUR[led] == army:
                 gain += 2.0 * p
@@ -285,14 +307,19 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
 KEYS: Final = 27
 """Trick keys a later seat's best card can have: -1, the led suit's ranks 0..12 and the
 trumps 100..112 (:func:`key_index`)."""
-CDF, TERMS, DUMPS, FILLED, WORK, MEMO = 0, 15 * KEYS, 30 * KEYS, 30 * KEYS + 10, 30 * KEYS + 20, 28
-"""The runner's work space (:data:`WORK` floats), per led suit (-1 … 3): the later seats'
-chances of :func:`cdf_rows` at every key and what each key adds to the outcome (at
-``TERMS - CDF`` further on), :func:`expected_dumps`, whether each of the two is worked
-out yet (``FILLED + led + 1``, ``FILLED + 5 + led + 1``).  With 2 players (which use no
-key chances) the first 28 floats are :func:`phantom_answer`'s and the 20 from
-:data:`MEMO` its answers per led suit kept for the next lead of that suit
-(:func:`lead_answer`)."""
+CDF, ROWS, DUMPS, FILLED, KEY_SETS, VALUES = 0, 15 * KEYS, 30 * KEYS, 30 * KEYS + 10, 30 * KEYS + 15, 30 * KEYS + 20
+"""The runner's work space (:data:`WORK` floats), per led suit (-1 … 3), shared by every
+candidate card of one decision (:func:`led_rows`): the later seats' chances of
+:func:`cdf_rows` at the keys the candidates need (``KEY_SETS + led + 1``), what
+:func:`outcome` reads at those keys (at ``ROWS - CDF`` further on: :func:`outcome_rows`),
+:func:`expected_dumps` and whether they are worked out yet (``FILLED + led + 1``); then
+the candidates' values (``VALUES + i``, 4 players: :func:`choose_four`).  With
+2 players (which use no key chances) the first 28 floats are :func:`phantom_answer`'s
+and the 20 from :data:`MEMO` its answers per led suit kept for the next lead of that
+suit (:func:`lead_answer`)."""
+MEMO: Final = 28
+WORK: Final = VALUES + 54
+"""Floats of the work space (:data:`VALUES` and 54 candidates' values)."""
 
 
 def key_index(x: int) -> int:
@@ -300,165 +327,192 @@ def key_index(x: int) -> int:
     return 0 if x < 0 else 1 + x if x < 13 else 14 + x - 100
 
 
-def unseen_keys(k: list[int], led: int) -> int:
-    """The keys (:func:`key_index` bits) of the unseen cards in a trick led in ``led``,
-    and -1's."""
-    trump = k[TRUMP]
-    keys = 1 | (suit_ranks(k[UNSEEN], trump) & ~(1 << JACK)) << 14
+def unseen_keys(unseen: int, led: int, trump: int) -> int:
+    """The keys (:func:`key_index` bits) of the ``unseen`` cards in a trick led in
+    ``led``, and -1's."""
+    keys = 1 | (suit_ranks(unseen, trump) & ~(1 << JACK)) << 14
     if 0 <= led != trump:
-        keys |= (suit_ranks(k[UNSEEN], led) & ~(1 << JACK)) << 1
+        keys |= (suit_ranks(unseen, led) & ~(1 << JACK)) << 1
     return keys
 
 
-def cdf_rows(k: list[int], led: int, table: list[float], work: list[float]) -> int:
-    """The offset in ``work`` of the later seats' (``j``-th at ``+ j * KEYS``) chances that
-    the best key each can put on a trick led in ``led`` is at most ``x``, at the keys
-    ``x`` of :func:`unseen_keys` (position :func:`key_index`; between them the chance
-    stays the same); worked out on first use.
+def floor_key(hand: int, led: int, trump: int, following: bool, top: int) -> int:
+    """The position (:func:`key_index`) of the lowest key a card of ``hand`` can leave
+    as the best of a trick led in ``led`` whose best key so far is ``top``: that key when
+    ``following`` a led suit, else the lowest key of the hand's cards of ``led`` (a Jack
+    or the Spy: -1, LR-10)."""
+    if following:
+        return key_index(top)
+    ranks = suit_ranks(hand, led) if led >= 0 else 0
+    if not ranks or ranks >> JACK & 1:
+        return 0
+    low = ranks & -ranks
+    return key_index(key(led * 13 + bit_count(low - 1), led, trump))
+
+
+def led_rows(k: list[int], led: int, top: int, table: list[float], work: list[float]) -> None:
+    """Works out in ``work`` what every candidate card of a trick led in ``led`` (best key
+    so far ``top``) shares, if a seat plays after this one: :func:`cdf_rows` and
+    :func:`outcome_rows` from the highest unseen key at or below :func:`floor_key` up, and
+    :func:`expected_dumps` (else none)."""
+    n = k[PLAYERS]
+    count = n - k[TRICK_N] - 1
+    work[FILLED + led + 1] = 1.0
+    at = DUMPS + 2 * (led + 1)
+    work[at], work[at + 1] = 0.0, 0.0
+    if not count:
+        return
+    trump = k[TRUMP]
+    keys = unseen_keys(k[UNSEEN], led, trump)
+    base = floor_key(k[HAND], led, trump, k[TRICK_N] > 0 and k[LED] >= 0, top)
+    while not keys >> base & 1:
+        base -= 1
+    keys &= ~((1 << base) - 1)
+    work[KEY_SETS + led + 1] = keys
+    cdf_rows(k, led, keys, CDF + (led + 1) * 3 * KEYS, table, work)
+    outcome_rows(k, keys, CDF + (led + 1) * 3 * KEYS, count, work)
+    work[at], work[at + 1] = expected_dumps(k, later(k[ME], 0, n), count, led, table)
+
+
+def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float], work: list[float]) -> None:
+    """Writes to ``work[at:]`` the later seats' (``j``-th at ``+ j * KEYS``) chances that
+    the best key each can put on a trick led in ``led`` is at most ``x``, for the keys
+    ``x`` of ``keys`` (:func:`unseen_keys` from some key up) in order (``+ i`` for the
+    ``i``-th; between them the chance stays the same).
 
     Hypergeometric over the unseen cards, with the seat's voids; as seen by the seat
     deciding, a later enemy fights for the trick with chance :data:`ENEMY_FIGHT` only."""
-    at = CDF + (led + 1) * 3 * KEYS
-    if work[FILLED + led + 1]:
-        return at
-    work[FILLED + led + 1] = 1.0
     n, unseen, trump = k[PLAYERS], k[UNSEEN], k[TRUMP]
     u = bit_count(unseen)
     plain_led = 0 <= led != trump
-    keys = unseen_keys(k, led)
+    low, m = keys & 1, bit_count(keys)  # the -1 key, then the led suit's keys, then the trumps
+    led_keys, trump_keys = bit_count(keys & 0x3FFE), bit_count(keys >> 14)
     for j in range(n - k[TRICK_N] - 1):
-        q = (k[ME] + 1 + j) % n
+        q = later(k[ME], j, n)
         void = k[VOIDS + q]
-        trumps = 0 if void >> trump & 1 else suit_ranks(unseen, trump) & ~(1 << JACK)
-        led_cards = suit_ranks(unseen, led) if plain_led and not void >> led & 1 else 0
-        n_led = bit_count(led_cards)
-        own = (led_cards & ~(1 << JACK)) << 1 | trumps << 14  # the seat's keys
-        a, tx = bit_count(led_cards & ~(1 << JACK)), bit_count(trumps)  # its keys above x
+        # the seat's keys are all of the led suit's and the trumps unless it has shown a void
+        led_step = 1 if plain_led and not void >> led & 1 else 0
+        trump_step = 0 if void >> trump & 1 else 1
+        n_led = bit_count(suit_ranks(unseen, led)) if led_step else 0
+        a, tx = led_keys * led_step, trump_keys * trump_step  # its keys above x
         row = (u * (MAX_SIZE + 1) + max(0, k[SIZES + q])) * 53
+        none_led = table[row + n_led]  # the chance of none of the seat's cards of the led suit
         enemy = k[ARMY + q] != k[ARMY + k[ME]]
-        rest = keys
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            if own & low:
-                if low < 1 << 14:
-                    a -= 1
+        for i in range(m):
+            if i >= low:
+                if i < low + led_keys:
+                    a -= led_step
                 else:
-                    tx -= 1
+                    tx -= trump_step
             if plain_led:
-                v = max(0.0, table[row + a] - (table[row + n_led] - table[row + n_led + tx]))
+                v = max(0.0, table[row + a] - (none_led - table[row + n_led + tx]))
             else:
                 v = table[row + tx]
             if enemy:
                 v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
-            work[at + j * KEYS + bit_count(low - 1)] = v
-    outcome_terms(k, keys, at, n - k[TRICK_N] - 1, work)
-    return at
+            work[at + j * KEYS + i] = v
 
 
-def outcome_terms(k: list[int], keys: int, at: int, count: int, work: list[float]) -> None:
-    """For every key ``x`` of ``keys`` but the lowest, what the ``j``-th later seat's
-    chance of having its best card at ``x`` (and every other seat's below it: one card
-    cannot be in two hands) adds to :func:`outcome`, at ``TERMS - CDF`` after the chances
-    (0.0 where it adds nothing)."""
-    terms = at + TERMS - CDF
-    prev = 0
-    rest = keys & ~1
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        x = bit_count(low - 1)
-        for j in range(count):
-            hit = work[at + j * KEYS + x] - work[at + j * KEYS + prev]
-            term = 0.0
-            if hit > 0:
-                others = 1.0
-                for i in range(count):
-                    if i != j:
-                        others *= work[at + i * KEYS + prev]
-                term = hit * others
-            work[terms + j * KEYS + x] = term
-        prev = x
+def outcome_rows(k: list[int], keys: int, at: int, count: int, work: list[float]) -> None:
+    """What :func:`outcome` reads for a trick whose best card so far is at or above the
+    ``i``-th key of ``keys`` (and below the next), for every ``i``, written at
+    ``ROWS - CDF`` after the chances: the chance that no later seat tops it (``+ i``),
+    that one of the seat's army does (``+ KEYS + i``) and that an enemy does
+    (``+ 2 * KEYS + i``).
 
-
-def outcome(k: list[int], card: int, led: int, table: list[float], work: list[float]) -> tuple[float, float]:
-    """(P the seat's army captures the trick with ``card`` added, P the enemy does) if
-    every later seat plays the best card it can; the rest is a trick with no winner."""
-    n, played = k[PLAYERS], k[TRICK_N] + 1
-    first = (k[ME] + 1) % n
-    count = n - played
-    seat, top = best(k, card, led)
-    army = k[ARMY + k[ME]]
-    if not count:
-        if seat < 0:
-            return 0.0, 0.0
-        return (1.0, 0.0) if k[ARMY + seat] == army else (0.0, 1.0)
-    at = cdf_rows(k, led, table, work)
-    keys = unseen_keys(k, led)
-    prev = key_index(top)
-    while not keys >> prev & 1:
-        prev -= 1  # the chances at top are those at the highest key below it
-    stay = 1.0
-    for j in range(count):
-        stay *= work[at + j * KEYS + prev]
-    p_us = p_them = none = 0.0
-    if seat >= 0:
-        if k[ARMY + seat] == army:
-            p_us += stay
-        else:
-            p_them += stay
-    else:
-        none = stay
-    union = keys & ~((2 << key_index(top)) - 1)
-    terms = at + TERMS - CDF
-    partners = 0  # bit j: the j-th later seat is of the seat's army
-    for j in range(count):
-        if k[ARMY + (first + j) % n] == army:
-            partners |= 1 << j
-    while union:
-        low = union & -union
-        union ^= low
-        x = bit_count(low - 1)
-        for j in range(count):
-            if partners >> j & 1:
-                p_us += work[terms + j * KEYS + x]
+    A later seat ``j`` tops it with its best card at a key ``y`` above (of ``keys``)
+    while every other later seat stays below ``y`` (one card cannot be in two hands):
+    the ``j``-th seat's chance at ``y`` less its chance at the key below ``y``, times the
+    others' chances at that key below — summed over the keys above, from the top key
+    down.  The ``count`` (at most three) later seats' chances are held as three, a
+    missing seat's as 1.0 (it never tops the trick)."""
+    me, n = k[ME], k[PLAYERS]
+    army = k[ARMY + me]
+    ours = (k[ARMY + later(me, 0, n)] == army, k[ARMY + later(me, 1, n)] == army, k[ARMY + later(me, 2, n)] == army)
+    terms = at + ROWS - CDF
+    x = bit_count(keys) - 1
+    g0 = work[at + x]
+    g1 = work[at + KEYS + x] if count > 1 else 1.0
+    g2 = work[at + 2 * KEYS + x] if count > 2 else 1.0
+    us = them = 0.0
+    while x >= 0:
+        work[terms + x], work[terms + KEYS + x], work[terms + 2 * KEYS + x] = g0 * g1 * g2, us, them
+        if not x:
+            break
+        x -= 1
+        h0 = work[at + x]
+        h1 = work[at + KEYS + x] if count > 1 else 1.0
+        h2 = work[at + 2 * KEYS + x] if count > 2 else 1.0
+        term_us = term_them = 0.0
+        if g0 - h0 > 0:
+            if ours[0]:
+                term_us += (g0 - h0) * (h1 * h2)
             else:
-                p_them += work[terms + j * KEYS + x]
+                term_them += (g0 - h0) * (h1 * h2)
+        if g1 - h1 > 0:
+            if ours[1]:
+                term_us += (g1 - h1) * (h0 * h2)
+            else:
+                term_them += (g1 - h1) * (h0 * h2)
+        if g2 - h2 > 0:
+            if ours[2]:
+                term_us += (g2 - h2) * (h0 * h1)
+            else:
+                term_them += (g2 - h2) * (h0 * h1)
+        us += term_us
+        them += term_them
+        g0, g1, g2 = h0, h1, h2
+
+
+def outcome(captor: int, army: int, stay: float, over_us: float, over_them: float) -> tuple[float, float]:
+    """(P the seat's army ``army`` captures the trick, P the enemy does) if every later
+    seat plays the best card it can, from :func:`outcome_rows`' chances at the trick's
+    best key: it stays with its ``captor`` (an army, -1 nobody: a trick with no winner)
+    with chance ``stay``, a later seat of the army or of the enemy tops it with
+    ``over_us`` or ``over_them``."""
+    p_us, p_them, none = over_us, over_them, 0.0
+    if captor < 0:
+        none = stay
+    elif captor == army:
+        p_us = stay + p_us
+    else:
+        p_them = stay + p_them
     total = p_us + p_them + none
     if total <= 0:
         return 0.0, 0.0
     return p_us / total, p_them / total
 
 
-def value_four(k: list[int], card: int, table: list[float], work: list[float]) -> float:
-    """What playing ``card`` is worth, 4 players: the stake won or lost with the chances
-    of :func:`outcome`, the soldiers later seats may dump, minus :func:`keep_four`."""
-    n = k[PLAYERS]
-    led = k[LED]
-    if not k[TRICK_N] or led < 0:
-        led = card // 13 if card != SPY else -1
-    count = n - k[TRICK_N] - 1
-    p_us, p_them = outcome(k, card, led, table, work)
+Seat = tuple[int, int, int, int, int, int, int, int]
+"""The deciding seat's numbers every candidate reads: army, trump, hand, live and unseen
+cards, cards in the trick, Force Strength, later seats (:func:`choose_four`)."""
+Rows = tuple[float, float, float, float, float]
+"""A candidate's numbers from the led suit's shared rows (:func:`led_rows`): the chances
+that the trick stays with its captor, that a later seat of the army or of the enemy
+tops it (:func:`outcome_rows`), and :func:`expected_dumps`."""
+
+
+def value_four(facts: Facts, seat: Seat, card: int, captor: int, rows: Rows) -> float:
+    """What playing ``card`` into the trick of ``facts`` (:func:`decision_facts`) is worth
+    to ``seat``, 4 players, when it leaves the trick's best card with ``captor`` (an
+    army, -1 nobody): the stake won or lost with the chances of :func:`outcome`, the
+    soldiers later seats may dump, minus :func:`keep_four`."""
+    army, trump, hand, live, unseen, trick_n, force, count = seat
+    stay, over_us, over_them, gain, loss = rows
+    p_us, p_them = outcome(captor, army, stay, over_us, over_them)
     p_none = max(0.0, 1.0 - p_us - p_them)
-    army = k[ARMY + k[ME]]
-    us, them, none = stakes(k, card)
+    us, them, none = stakes(facts, card, trick_n + 1, force)
     value = p_us * us + p_them * them + p_none * none
     # Soldiers still to come are more likely dumped into a trick whose winner is clear.
-    at = DUMPS + 2 * (led + 1)
-    if not work[FILLED + 6 + led]:
-        work[at], work[at + 1] = expected_dumps(k, (k[ME] + 1) % n, count, led, table)
-        work[FILLED + 6 + led] = 1.0
-    gain, loss = work[at], work[at + 1]
     value += FUTURE_WEIGHT * count * (p_us - p_them) + DUMP_WEIGHT * (p_us * gain + p_them * loss)
-    keep = keep_four(k, card)
-    if card == SPY or (card % 13 == JACK and SUIT_COLOUR[card // 13] == SUIT_COLOUR[k[TRUMP]] == army):
-        keep *= min(1.0, bit_count(k[HAND]) / KEEP_FADE)
+    keep = keep_four(card, trump, army, hand, live)
+    if card == SPY or (card % 13 == JACK and SUIT_COLOUR[card // 13] == SUIT_COLOUR[trump] == army):
+        keep *= min(1.0, bit_count(hand) / KEEP_FADE)
     value -= keep
-    if not k[TRICK_N] and card != SPY:
-        trump = k[TRUMP]
+    if not trick_n and card != SPY:
         if card // 13 == trump and card % 13 != JACK:
-            mine = bit_count(suit_ranks(k[HAND], trump) & ~(1 << JACK))
-            out = bit_count(suit_ranks(k[UNSEEN], trump) & ~(1 << JACK))
+            mine = bit_count(suit_ranks(hand, trump) & ~(1 << JACK))
+            out = bit_count(suit_ranks(unseen, trump) & ~(1 << JACK))
             if mine >= 3 and mine >= out:
                 value += TRUMP_LEAD  # draw the enemy's trumps so our winners stand
         if card % 13 == JACK:
@@ -466,50 +520,76 @@ def value_four(k: list[int], card: int, table: list[float], work: list[float]) -
     return value
 
 
+def choose_four(k: list[int], legal: list[int], noise: list[float], table: list[float], work: list[float]) -> int:
+    """:func:`choose` with 4 players: every candidate's :func:`value_four` from the rows
+    of its led suit (worked out once per decision and led suit, :func:`led_rows`), the
+    values left in ``work[VALUES + i]``."""
+    n, me, trump = k[PLAYERS], k[ME], k[TRUMP]
+    count = n - k[TRICK_N] - 1
+    seat = (k[ARMY + me], trump, k[HAND], k[LIVE], k[UNSEEN], k[TRICK_N], k[FORCE], count)
+    facts = decision_facts(k)
+    choice, best_value = 0, -1e9
+    for i in range(len(legal)):
+        card = legal[i]
+        led = k[LED]
+        if not k[TRICK_N] or led < 0:
+            led = card // 13 if card != SPY else -1
+        if not work[FILLED + led + 1]:
+            led_rows(k, led, facts[1], table, work)
+        winner, top = best(facts, me, card, led, trump)
+        stay, over_us, over_them = 1.0, 0.0, 0.0
+        if count:
+            keys = int(work[KEY_SETS + led + 1])
+            at = ROWS + (led + 1) * 3 * KEYS + bit_count(keys & (2 << key_index(top)) - 1) - 1
+            stay, over_us, over_them = work[at], work[at + KEYS], work[at + 2 * KEYS]
+        at = DUMPS + 2 * (led + 1)
+        v = value_four(facts, seat, card, -1 if winner < 0 else k[ARMY + winner],
+                       (stay, over_us, over_them, work[at], work[at + 1]))
+        work[VALUES + i] = v
+        v += noise[i] * NOISE
+        if v > best_value:
+            choice, best_value = i, v
+    return choice
+
+
 # --- 2 players (Command of Two) ------------------------------------------------------------
 
 
-def jacks_out(k: list[int]) -> int:
-    """The Jacks the seat has not seen."""
+def jacks_out(unseen: int) -> int:
+    """The Jacks among the ``unseen`` cards."""
     n = 0
     for s in range(4):
-        n += k[UNSEEN] >> s * 13 + JACK & 1
+        n += unseen >> s * 13 + JACK & 1
     return n
 
 
-def keep_two(k: list[int], card: int) -> float:
-    """What a card is worth kept, 2 players: the Spy and an enemy active Jack are
-    liabilities (whoever plays a soldier hands it to the other army unless the trick has
-    no winner, LR-10, LR-11)."""
-    trump_colour, army = SUIT_COLOUR[k[TRUMP]], k[ARMY + k[ME]]
+def keep_two(card: int, trump: int, army: int, hand: int, live: int, jacks: int) -> float:
+    """What a card is worth kept, 2 players, to a seat of ``army`` holding ``hand`` with
+    ``jacks`` Jacks unseen: the Spy and an enemy active Jack are liabilities (whoever
+    plays a soldier hands it to the other army unless the trick has no winner, LR-10,
+    LR-11)."""
+    trump_colour = SUIT_COLOUR[trump]
     if card == SPY:
-        return -2.0 * (1.0 - D_SPY * min(1.0, jacks_out(k) / 2))
+        return -2.0 * (1.0 - D_SPY * min(1.0, jacks / 2))
     s = card // 13
     if card % 13 == JACK:
         if SUIT_COLOUR[s] == trump_colour != army:
             return -2.0 * Q_JACK
         return 0.0  # my own active Jack can only be taken by the enemy; inactive ones score nothing
-    base = rank_keep(k, card)
-    if k[HAND] >> s * 13 + JACK & 1 and SUIT_COLOUR[s] == trump_colour != army:
-        if bit_count(suit_ranks(k[HAND], s)) == 2:
+    base = rank_keep(card, trump, live)
+    if hand >> s * 13 + JACK & 1 and SUIT_COLOUR[s] == trump_colour != army:
+        if bit_count(suit_ranks(hand, s)) == 2:
             base += GUARD_COST  # the last guard of an enemy Jack (LR-7)
     return base
-
-
-def valuable_mask(k: list[int]) -> int:
-    """The opponent's cards worth 2 to the seat if it captures them: the Spy and its
-    army's active Jacks."""
-    return 1 << SPY | active_jacks(k, k[ARMY + k[ME]])
 
 
 Categories = tuple[int, int, int, int, int, int, int]
 """The cards of each category, :data:`B` … :data:`O`, as masks."""
 
 
-def categories(k: list[int], lead: int) -> Categories:
+def categories(trump: int, lead: int) -> Categories:
     """The cards of each category against ``lead``."""
     led = -1 if lead == SPY else lead // 13
-    trump = k[TRUMP]
     plain = ((1 << 52) - 1) & ~JACKS
     above = follow = led_jack = 0
     if led >= 0:
@@ -547,16 +627,17 @@ def hidden_phantom(k: list[int]) -> tuple[int, int, int]:
     return k[UNSEEN] & ~excluded, k[UNSEEN] & excluded, hidden
 
 
-def entry_chances(k: list[int], cats: Categories, entry: int, valuable: int, d: list[float], at: int) -> None:
-    """Writes to ``d[at:at + 14]`` the chances of each ``category * 2 + valuable`` for one
-    of the opponent's top phantom cards (``entry``, -1 face down: drawn from the hidden
-    cards)."""
+def entry_chances(facts: Facts, cats: Categories, entry: int, d: list[float], at: int) -> None:
+    """Writes to ``d[at:at + 14]`` the chances of each ``category * 2 + valuable`` (a card
+    worth 2 to the seat, :func:`decision_facts`) for one of the opponent's top phantom
+    cards (``entry``, -1 face down: drawn from the hidden cards)."""
+    valuable = facts[3]
     for c in range(14):
         d[at + c] = 0.0
     if entry >= 0:
         d[at + category_of(cats, entry) * 2 + (valuable >> entry & 1)] = 1.0
         return
-    pool, forced, hidden = hidden_phantom(k)
+    pool, forced, hidden = facts[5], facts[6], facts[7]
     n = bit_count(pool)
     n_forced = bit_count(forced)
     p_forced = 1.0 / hidden if hidden else 0.0
@@ -617,15 +698,15 @@ PAIRS: Final = tuple(int(y) for soldier in (False, True) for c1 in range(14) for
 soldier or not: ``PAIRS[((soldier * 14 + c1) * 14 + c2) * 4 + i]`` (all 0 or 1)."""
 
 
-def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, float, float, float]:
+def phantom_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck
     (``work``: 28 floats of work space)."""
     soldier = lead == SPY or lead % 13 == JACK
     size = k[OPP_PHANTOM_N]
     if not size:
         return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
-    cats, valuable = categories(k, lead), valuable_mask(k)
-    entry_chances(k, cats, k[OPP_PHANTOM], valuable, work, 0)
+    cats = categories(k[TRUMP], lead)
+    entry_chances(facts, cats, k[OPP_PHANTOM], work, 0)
     take = dump = give = none = 0.0
     if size == 1:
         for c in range(14):
@@ -638,7 +719,7 @@ def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, f
         for c in range(14):
             work[14 + c] = work[c]  # two face-down cards: the same chances
     else:
-        entry_chances(k, cats, k[OPP_PHANTOM + 1], valuable, work, 14)
+        entry_chances(facts, cats, k[OPP_PHANTOM + 1], work, 14)
     for c1 in range(14):
         if not work[c1]:
             continue
@@ -651,13 +732,13 @@ def phantom_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, f
     return take, dump, give, none
 
 
-def lead_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, float, float, float]:
+def lead_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tuple[float, float, float, float]:
     """:func:`phantom_answer`, kept per led suit (from ``work[MEMO]``, cleared by
     :func:`choose`) for the next plain lead of that suit that splits the cards the
     answer can hold (the unseen ones and the face-up top two) the same way: the same
     categories, so the same answer."""
     if lead == SPY or lead % 13 == JACK:
-        return phantom_answer(k, lead, work)
+        return phantom_answer(k, facts, lead, work)
     s = lead // 13
     cards = k[UNSEEN]
     for i in range(min(2, k[OPP_PHANTOM_N])):
@@ -667,54 +748,55 @@ def lead_answer(k: list[int], lead: int, work: list[float]) -> tuple[float, floa
     at = MEMO + 5 * s
     if work[at] == above:
         return work[at + 1], work[at + 2], work[at + 3], work[at + 4]
-    answer = phantom_answer(k, lead, work)
+    answer = phantom_answer(k, facts, lead, work)
     work[at] = above
     work[at + 1], work[at + 2], work[at + 3], work[at + 4] = answer
     return answer
 
 
-def hand_answer(k: list[int], lead: int, table: list[float]) -> tuple[float, float, float, float]:
+def hand_answer(k: list[int], facts: Facts, lead: int, table: list[float]) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from its real hand (hypergeometric over the pool
     of :func:`hidden_phantom`)."""
     soldier = lead == SPY or lead % 13 == JACK
     h = k[SIZES + 1 - k[ME]]
     if h == 0:
         return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
-    cats, valuable = categories(k, lead), valuable_mask(k)
-    pool = hidden_phantom(k)[0]
+    cats, valuable, pool = categories(k[TRUMP], lead), facts[3], facts[5]
     n = bit_count(pool)
     size = min(h, n)
     beat, trumps = bit_count(pool & cats[B]), bit_count(pool & cats[T])
     suited = beat + bit_count(pool & (cats[S] | cats[SJ]))
     extra = bit_count(pool & cats[J] & valuable)
-    cap = max(0.0, 1.0 - avoid(table, n, size, beat) + avoid(table, n, size, suited)
-              - avoid(table, n, size, suited + trumps))
+    cap = max(0.0, 1.0 - table[avoid(n, size, beat)] + table[avoid(n, size, suited)]
+              - table[avoid(n, size, suited + trumps)])
     dump = give = none = 0.0
     if soldier:
         extra += 1 if pool >> SPY & 1 else 0
         if extra:
-            dump = avoid(table, n, size, suited + trumps) - avoid(table, n, size, suited + trumps + extra)
+            dump = table[avoid(n, size, suited + trumps)] - table[avoid(n, size, suited + trumps + extra)]
         none = 1.0 - cap
     elif pool & cats[SJ] & valuable:
         # the led suit's Jack is its only card of the suit
-        give = avoid(table, n, size, suited - 1) - avoid(table, n, size, suited)
+        give = table[avoid(n, size, suited - 1)] - table[avoid(n, size, suited)]
     return cap, max(0.0, dump), max(0.0, give), none
 
 
-def value_two(k: list[int], card: int, from_phantom: bool, table: list[float], work: list[float]) -> float:
-    """What playing ``card`` (from the hand, or from the phantom deck) is worth, 2 players:
-    exact when following; a lead by the opponent's possible answers (LR-13, LR-14)."""
-    keep = keep_two(k, card)
-    hand = k[HAND]
-    if not from_phantom and card != SPY and hand >> SPY & 1 and jacks_out(k):
+def value_two(k: list[int], facts: Facts, card: int, from_phantom: bool, table: list[float],
+              work: list[float]) -> float:
+    """What playing ``card`` (from the hand, or from the phantom deck) into the trick of
+    ``facts`` (:func:`decision_facts`) is worth, 2 players: exact when following; a lead by the
+    opponent's possible answers (LR-13, LR-14)."""
+    hand, army = k[HAND], k[ARMY + k[ME]]
+    keep = keep_two(card, k[TRUMP], army, hand, k[LIVE], facts[8])
+    if not from_phantom and card != SPY and hand >> SPY & 1 and facts[8]:
         # Holding the Spy, a void lets it fall on a Jack the opponent leads (LR-7, LR-11).
         if bit_count(suit_ranks(hand, card // 13)) == 1:
             keep -= TWO_VOID_BONUS
-    army = k[ARMY + k[ME]]
     if k[TRICK_N]:
         led = k[LED] if k[LED] >= 0 else (-1 if card == SPY else card // 13)
-        seat = best(k, card, led)[0]
-        value = stake(k, card, -1 if seat < 0 else k[ARMY + seat])
+        seat = best(facts, k[ME], card, led, k[TRUMP])[0]
+        us, them, none = stakes(facts, card, k[TRICK_N] + 1, k[FORCE])
+        value = none if seat < 0 else us if k[ARMY + seat] == army else them
         if seat == k[ME]:
             value += TWO_LEAD_VALUE
         return value - keep
@@ -724,10 +806,10 @@ def value_two(k: list[int], card: int, from_phantom: bool, table: list[float], w
     if not answer_phantom and k[SIZES + 1 - k[ME]] == 0:
         answer_phantom = True
     if answer_phantom:
-        cap, dump, give, none = lead_answer(k, card, work)
+        cap, dump, give, none = lead_answer(k, facts, card, work)
     else:
-        cap, dump, give, none = hand_answer(k, card, table)
-    them, nobody = stakes(k, card)[1:]
+        cap, dump, give, none = hand_answer(k, facts, card, table)
+    them, nobody = stakes(facts, card, k[TRICK_N] + 1, k[FORCE])[1:]
     value = cap * them + none * nobody
     value += give * 2.0 - dump * TWO_LOST_DUMP
     if card != SPY and card % 13 != JACK:
@@ -735,11 +817,11 @@ def value_two(k: list[int], card: int, from_phantom: bool, table: list[float], w
     return value - keep
 
 
-def value_draw(k: list[int], table: list[float], work: list[float]) -> float:
+def value_draw(k: list[int], facts: Facts, table: list[float], work: list[float]) -> float:
     """``draw two`` is worth its best card among those the draw would allow (LR-14)."""
     n = k[MY_PHANTOM_N]
     if n < 2:
-        return value_two(k, k[MY_PHANTOM], True, table, work) if n else -1e9
+        return value_two(k, facts, k[MY_PHANTOM], True, table, work) if n else -1e9
     a, b = k[MY_PHANTOM], k[MY_PHANTOM + 1]
     ok_a = ok_b = True
     if not k[TRICK_N]:
@@ -754,9 +836,9 @@ def value_draw(k: list[int], table: list[float], work: list[float]) -> float:
             ok_a, ok_b = suited_a, suited_b
     value = -1e300
     if ok_a:
-        value = value_two(k, a, True, table, work)
+        value = value_two(k, facts, a, True, table, work)
     if ok_b:
-        value = max(value, value_two(k, b, True, table, work))
+        value = max(value, value_two(k, facts, b, True, table, work))
     return value
 
 
@@ -768,22 +850,22 @@ def choose(k: list[int], legal: list[int], noise: list[float], table: list[float
     action: the highest value, each raised by ``noise[i] * NOISE`` (the runner's
     tie-breaking numbers in [0, 1), one per action); ``table``: :func:`avoid_table`;
     ``work``: :data:`WORK` floats of work space."""
-    for i in range(10):
+    for i in range(5):
         work[FILLED + i] = 0.0
-    if k[PLAYERS] == 2:
-        for i in range(4):
-            work[MEMO + 5 * i] = 0.0
+    if k[PLAYERS] == 4:
+        return choose_four(k, legal, noise, table, work)
+    for i in range(4):
+        work[MEMO + 5 * i] = 0.0
+    facts = decision_facts(k)
     choice, best_value = 0, -1e9
     for i in range(len(legal)):
         a = legal[i]
-        if k[PLAYERS] == 4:
-            v = value_four(k, a, table, work)
-        elif a == DRAW:
-            v = value_draw(k, table, work)
+        if a == DRAW:
+            v = value_draw(k, facts, table, work)
         elif a >= PHANTOM_BASE:
-            v = value_two(k, a - PHANTOM_BASE, True, table, work)
+            v = value_two(k, facts, a - PHANTOM_BASE, True, table, work)
         else:
-            v = value_two(k, a, False, table, work)
+            v = value_two(k, facts, a, False, table, work)
         v += noise[i] * NOISE
         if v > best_value:
             choice, best_value = i, v
