@@ -770,3 +770,28 @@ def test_heuristic_chooses_what_it_chose_before_its_decisions_moved() -> None:
             assert chosen == recorded, (variant, seed, next(i for i, (a, b) in enumerate(zip(chosen, recorded)) if a != b))
             compared += len(chosen)
     assert compared > 35000
+
+
+def test_phantom_answers_are_the_card_outcomes_summed_over_the_chances() -> None:
+    """The heuristic's answer of the opponent's phantom deck (LR-13, LR-14) in closed form
+    (``single_answer``, ``pair_answer``) is ``single_outcome`` / ``pair_outcome`` summed
+    over every category of one card or two, on random chances."""
+    from cardtable.games.lost_ranks import decisions as d
+
+    rng = random.Random(16)
+    for _ in range(300):
+        chances = []
+        for _ in range(2):
+            raw = [rng.random() if rng.random() < 0.6 else 0.0 for _ in range(14)]
+            raw[rng.randrange(14)] += 0.1
+            chances.append([x / sum(raw) for x in raw])
+        entries = [(p[d.B * 2] + p[d.B * 2 + 1], p[d.S * 2] + p[d.S * 2 + 1], p[d.SJ * 2] + p[d.SJ * 2 + 1],
+                    p[d.SJ * 2 + 1], p[d.T * 2] + p[d.T * 2 + 1], sum(p[d.Y * 2:]), p[d.Y * 2 + 1] + p[d.J * 2 + 1])
+                   for p in chances]
+        for soldier in (False, True):
+            single = [sum(chances[0][c] * d.single_outcome(c // 2, c % 2, soldier)[i] for c in range(14))
+                      for i in range(4)]
+            pair = [sum(chances[0][a] * chances[1][b] * d.pair_outcome(a // 2, a % 2, b // 2, b % 2, soldier)[i]
+                        for a in range(14) for b in range(14)) for i in range(4)]
+            assert d.single_answer(entries[0], soldier) == pytest.approx(single, abs=1e-12)
+            assert d.pair_answer(entries[0], entries[1], soldier) == pytest.approx(pair, abs=1e-12)

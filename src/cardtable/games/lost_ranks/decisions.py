@@ -99,7 +99,7 @@ D_SPY: Final = 0.8
 NOISE: Final = 1e-6
 """Scale of the runner's tie-breaking numbers."""
 
-TABLES: Final = ("SUIT_COLOUR", "PAIRS")
+TABLES: Final = ("SUIT_COLOUR",)
 """The module's lookup tables (the kernel compiles them as arrays)."""
 
 B, S, SJ, T, Y, J, O = range(7)
@@ -314,9 +314,9 @@ candidate card of one decision (:func:`led_rows`): the later seats' chances of
 :func:`outcome` reads at those keys (at ``ROWS - CDF`` further on: :func:`outcome_rows`),
 :func:`expected_dumps` and whether they are worked out yet (``FILLED + led + 1``); then
 the candidates' values (``VALUES + i``, 4 players: :func:`choose_four`).  With
-2 players (which use no key chances) the first 28 floats are :func:`phantom_answer`'s
-and the 20 from :data:`MEMO` its answers per led suit kept for the next lead of that
-suit (:func:`lead_answer`)."""
+2 players (which use no key chances) the 20 floats from :data:`MEMO` are
+:func:`phantom_answer`'s answers per led suit kept for the next lead of that suit
+(:func:`lead_answer`)."""
 MEMO: Final = 28
 WORK: Final = VALUES + 54
 """Floats of the work space (:data:`VALUES` and 54 candidates' values)."""
@@ -602,14 +602,6 @@ def categories(trump: int, lead: int) -> Categories:
     return above, follow, led_jack, trumps, 1 << SPY, JACKS & ~led_jack, plain & ~trumps
 
 
-def category_of(cats: Categories, card: int) -> int:
-    """The category of ``card`` in :func:`categories`."""
-    for c in range(7):
-        if cats[c] >> card & 1:
-            return c
-    return O
-
-
 def hidden_phantom(k: list[int]) -> tuple[int, int, int]:
     """The opponent's unseen cards split by where they can lie: (the pool, in its hand or
     face down in its phantom; the forced, of suits its hand has shown void in, face down
@@ -627,35 +619,38 @@ def hidden_phantom(k: list[int]) -> tuple[int, int, int]:
     return k[UNSEEN] & ~excluded, k[UNSEEN] & excluded, hidden
 
 
-def entry_chances(facts: Facts, cats: Categories, entry: int, d: list[float], at: int) -> None:
-    """Writes to ``d[at:at + 14]`` the chances of each ``category * 2 + valuable`` (a card
-    worth 2 to the seat, :func:`decision_facts`) for one of the opponent's top phantom
-    cards (``entry``, -1 face down: drawn from the hidden cards)."""
+Entry = tuple[float, float, float, float, float, float, float]
+"""The chances that one of the opponent's top phantom cards meets a lead as a card that
+beats it in suit (:data:`B`), follows below it (:data:`S`), is the led suit's Jack
+(:data:`SJ`) and one worth 2 to the seat, trumps it (:data:`T`), cannot win (:data:`Y`,
+:data:`J`, :data:`O`) and is a soldier worth 2 to the seat (:data:`Y` or :data:`J`)."""
+
+
+def entry_chances(facts: Facts, cats: Categories, entry: int) -> Entry:
+    """:data:`Entry` of one of the opponent's top phantom cards (``entry``, -1 face down:
+    drawn from the hidden cards of :func:`decision_facts`) against the lead of ``cats``."""
     valuable = facts[3]
-    for c in range(14):
-        d[at + c] = 0.0
+    soldiers = cats[Y] | cats[J]
+    groups = (cats[B], cats[S], cats[SJ], cats[SJ] & valuable, cats[T], soldiers | cats[O], soldiers & valuable)
     if entry >= 0:
-        d[at + category_of(cats, entry) * 2 + (valuable >> entry & 1)] = 1.0
-        return
+        return (float(groups[0] >> entry & 1), float(groups[1] >> entry & 1), float(groups[2] >> entry & 1),
+                float(groups[3] >> entry & 1), float(groups[4] >> entry & 1), float(groups[5] >> entry & 1),
+                float(groups[6] >> entry & 1))
     pool, forced, hidden = facts[5], facts[6], facts[7]
-    n = bit_count(pool)
-    n_forced = bit_count(forced)
+    n, n_forced = bit_count(pool), bit_count(forced)
     p_forced = 1.0 / hidden if hidden else 0.0
     p_pool = max(0.0, (hidden - n_forced) / (hidden * n)) if hidden and n else 0.0
-    for c in range(14):
-        m = cats[c // 2] & (valuable if c % 2 else ~valuable)
-        for _ in range(bit_count(forced & m)):
-            d[at + c] += p_forced
-        for _ in range(bit_count(pool & m)):
-            d[at + c] += p_pool
-    total = 0.0
-    for c in range(14):
-        total += d[at + c]
+    total = p_forced * n_forced + p_pool * n  # the groups but the last two split every card
     if total <= 0:
-        d[at + O * 2] = 1.0
-        return
-    for c in range(14):
-        d[at + c] /= total
+        return 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0
+    f, q = p_forced / total, p_pool / total
+    return (f * bit_count(forced & groups[0]) + q * bit_count(pool & groups[0]),
+            f * bit_count(forced & groups[1]) + q * bit_count(pool & groups[1]),
+            f * bit_count(forced & groups[2]) + q * bit_count(pool & groups[2]),
+            f * bit_count(forced & groups[3]) + q * bit_count(pool & groups[3]),
+            f * bit_count(forced & groups[4]) + q * bit_count(pool & groups[4]),
+            f * bit_count(forced & groups[5]) + q * bit_count(pool & groups[5]),
+            f * bit_count(forced & groups[6]) + q * bit_count(pool & groups[6]))
 
 
 def single_outcome(c: int, valuable: int, soldier: bool) -> tuple[float, float, float, float]:
@@ -692,44 +687,45 @@ def pair_outcome(c1: int, v1: int, c2: int, v2: int, soldier: bool) -> tuple[flo
     return 0.0, 0.0, 1.0 if v1 != 0 and v2 != 0 else 0.0, 0.0
 
 
-PAIRS: Final = tuple(int(y) for soldier in (False, True) for c1 in range(14) for c2 in range(14)
-                     for y in pair_outcome(c1 // 2, c1 % 2, c2 // 2, c2 % 2, soldier))
-""":func:`pair_outcome` of every pair of ``category * 2 + valuable`` entries, led by a
-soldier or not: ``PAIRS[((soldier * 14 + c1) * 14 + c2) * 4 + i]`` (all 0 or 1)."""
+def single_answer(e: Entry, soldier: bool) -> tuple[float, float, float, float]:
+    """(take, dump, give, no winner) when the opponent's phantom holds one card with the
+    chances ``e``: :func:`single_outcome` summed over them."""
+    b, s, sj, sjv, t, r, yjv = e
+    if soldier:
+        return b + t, sjv + yjv, 0.0, s + sj + r
+    return b + t, 0.0, sjv + yjv, 0.0
 
 
-def phantom_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tuple[float, float, float, float]:
-    """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck
-    (``work``: 28 floats of work space)."""
+def pair_answer(e1: Entry, e2: Entry, soldier: bool) -> tuple[float, float, float, float]:
+    """The same for a draw of two cards with the chances ``e1`` and ``e2``:
+    :func:`pair_outcome` summed over both, by its cases — either card beats the lead;
+    else either follows (a plain card: nothing; only the led suit's Jack: it must be
+    played); else either trumps; else both cannot win."""
+    b1, s1, sj1, sjv1, t1, r1, yjv1 = e1
+    b2, s2, sj2, sjv2, t2, r2, yjv2 = e2
+    no_beat = (s1 + sj1 + t1 + r1) * (s2 + sj2 + t2 + r2)
+    no_follow = (t1 + r1) * (t2 + r2)  # nor beats
+    cannot = r1 * r2  # neither beats, follows nor trumps
+    take = b1 + (s1 + sj1 + t1 + r1) * b2 + no_follow - cannot
+    jack = sjv1 * (sj2 + t2 + r2) + (t1 + r1) * sjv2  # only the led suit's Jack follows, worth 2 to me
+    if soldier:
+        return take, jack + cannot - (r1 - yjv1) * (r2 - yjv2), 0.0, no_beat - no_follow + cannot
+    return take, 0.0, jack + yjv1 * yjv2, 0.0
+
+
+def phantom_answer(k: list[int], facts: Facts, lead: int) -> tuple[float, float, float, float]:
+    """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck."""
     soldier = lead == SPY or lead % 13 == JACK
     size = k[OPP_PHANTOM_N]
     if not size:
         return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
     cats = categories(k[TRUMP], lead)
-    entry_chances(facts, cats, k[OPP_PHANTOM], work, 0)
-    take = dump = give = none = 0.0
+    top = entry_chances(facts, cats, k[OPP_PHANTOM])
     if size == 1:
-        for c in range(14):
-            p = work[c]
-            if p:
-                y = single_outcome(c // 2, c % 2, soldier)
-                take, dump, give, none = take + p * y[0], dump + p * y[1], give + p * y[2], none + p * y[3]
-        return take, dump, give, none
+        return single_answer(top, soldier)
     if k[OPP_PHANTOM] < 0 and k[OPP_PHANTOM + 1] < 0:
-        for c in range(14):
-            work[14 + c] = work[c]  # two face-down cards: the same chances
-    else:
-        entry_chances(facts, cats, k[OPP_PHANTOM + 1], work, 14)
-    for c1 in range(14):
-        if not work[c1]:
-            continue
-        for c2 in range(14):
-            if work[14 + c2]:
-                p = work[c1] * work[14 + c2]
-                i = ((soldier * 14 + c1) * 14 + c2) * 4
-                take, dump, give, none = (take + p * PAIRS[i], dump + p * PAIRS[i + 1], give + p * PAIRS[i + 2],
-                                          none + p * PAIRS[i + 3])
-    return take, dump, give, none
+        return pair_answer(top, top, soldier)  # two face-down cards: the same chances
+    return pair_answer(top, entry_chances(facts, cats, k[OPP_PHANTOM + 1]), soldier)
 
 
 def lead_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tuple[float, float, float, float]:
@@ -738,7 +734,7 @@ def lead_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tup
     answer can hold (the unseen ones and the face-up top two) the same way: the same
     categories, so the same answer."""
     if lead == SPY or lead % 13 == JACK:
-        return phantom_answer(k, facts, lead, work)
+        return phantom_answer(k, facts, lead)
     s = lead // 13
     cards = k[UNSEEN]
     for i in range(min(2, k[OPP_PHANTOM_N])):
@@ -748,7 +744,7 @@ def lead_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tup
     at = MEMO + 5 * s
     if work[at] == above:
         return work[at + 1], work[at + 2], work[at + 3], work[at + 4]
-    answer = phantom_answer(k, facts, lead, work)
+    answer = phantom_answer(k, facts, lead)
     work[at] = above
     work[at + 1], work[at + 2], work[at + 3], work[at + 4] = answer
     return answer
