@@ -161,7 +161,7 @@ def key(card: int, led: int, trump: int) -> int:
     return -1
 
 
-Facts = tuple[int, int, int, int, int, int, int, int, int]
+Facts = tuple[int, int, int, int, int]
 """What every candidate card of one decision shares (:func:`decision_facts`)."""
 
 
@@ -169,8 +169,8 @@ def decision_facts(k: list[int]) -> Facts:
     """What the candidates of one decision share, worked out once: the trick so far (its
     winning seat or -1, that card's key, the mask of its cards), the soldiers worth 2 to
     the seat's army — the Spy and the army's active Jacks, LR-15 — and those worth 2 to
-    the enemy; with 2 players :func:`hidden_phantom` and :func:`jacks_out` (else 0).  A
-    trick the Spy alone has led has no led suit yet; its key is -1 whichever suit comes."""
+    the enemy.  A trick the Spy alone has led has no led suit yet; its key is -1
+    whichever suit comes."""
     seat, top, cards, trump = -1, -1, 0, k[TRUMP]
     for i in range(k[TRICK_N]):
         c = k[TRICK_CARD + i]
@@ -179,12 +179,7 @@ def decision_facts(k: list[int]) -> Facts:
         if x > top:
             seat, top = k[TRICK_SEAT + i], x
     army = k[ARMY + k[ME]]
-    pool = forced = hidden = jacks = 0
-    if k[PLAYERS] == 2:
-        pool, forced, hidden = hidden_phantom(k)
-        jacks = jacks_out(k[UNSEEN])
-    return (seat, top, cards, 1 << SPY | active_jacks(trump, army), 1 << SPY | active_jacks(trump, 1 - army),
-            pool, forced, hidden, jacks)
+    return seat, top, cards, 1 << SPY | active_jacks(trump, army), 1 << SPY | active_jacks(trump, 1 - army)
 
 
 def later(me: int, j: int, n: int) -> int:
@@ -619,6 +614,26 @@ def hidden_phantom(k: list[int]) -> tuple[int, int, int]:
     return k[UNSEEN] & ~excluded, k[UNSEEN] & excluded, hidden
 
 
+Opponent = tuple[int, int, int, int, int, int, int, int, int, int, int]
+"""What the opponent's answers read in one decision, 2 players (:func:`opponent_facts`)."""
+
+
+def opponent_facts(k: list[int]) -> Opponent:
+    """What every candidate's answer by the opponent shares, worked out once: (trump, the
+    cards worth 2 to the seat — the Spy and its army's active Jacks —, the opponent's
+    unseen cards by where they can lie (:func:`hidden_phantom`: pool, forced, face-down
+    count), the Jacks the seat has not seen, the opponent's real hand size, its phantom
+    deck's size and top two cards (-1 face down or none), the cards those two can be:
+    the unseen and the face-up ones)."""
+    pool, forced, hidden = hidden_phantom(k)
+    size = k[OPP_PHANTOM_N]
+    first = k[OPP_PHANTOM] if size else -1
+    second = k[OPP_PHANTOM + 1] if size > 1 else -1
+    cards = k[UNSEEN] | (1 << first if first >= 0 else 0) | (1 << second if second >= 0 else 0)
+    return (k[TRUMP], 1 << SPY | active_jacks(k[TRUMP], k[ARMY + k[ME]]), pool, forced, hidden, jacks_out(k[UNSEEN]),
+            k[SIZES + 1 - k[ME]], size, first, second, cards)
+
+
 Entry = tuple[float, float, float, float, float, float, float]
 """The chances that one of the opponent's top phantom cards meets a lead as a card that
 beats it in suit (:data:`B`), follows below it (:data:`S`), is the led suit's Jack
@@ -626,17 +641,17 @@ beats it in suit (:data:`B`), follows below it (:data:`S`), is the led suit's Ja
 :data:`J`, :data:`O`) and is a soldier worth 2 to the seat (:data:`Y` or :data:`J`)."""
 
 
-def entry_chances(facts: Facts, cats: Categories, entry: int) -> Entry:
+def entry_chances(opp: Opponent, cats: Categories, entry: int) -> Entry:
     """:data:`Entry` of one of the opponent's top phantom cards (``entry``, -1 face down:
-    drawn from the hidden cards of :func:`decision_facts`) against the lead of ``cats``."""
-    valuable = facts[3]
+    drawn from the hidden cards of ``opp``) against the lead of ``cats``."""
+    valuable = opp[1]
     soldiers = cats[Y] | cats[J]
     groups = (cats[B], cats[S], cats[SJ], cats[SJ] & valuable, cats[T], soldiers | cats[O], soldiers & valuable)
     if entry >= 0:
         return (float(groups[0] >> entry & 1), float(groups[1] >> entry & 1), float(groups[2] >> entry & 1),
                 float(groups[3] >> entry & 1), float(groups[4] >> entry & 1), float(groups[5] >> entry & 1),
                 float(groups[6] >> entry & 1))
-    pool, forced, hidden = facts[5], facts[6], facts[7]
+    pool, forced, hidden = opp[2], opp[3], opp[4]
     n, n_forced = bit_count(pool), bit_count(forced)
     p_forced = 1.0 / hidden if hidden else 0.0
     p_pool = max(0.0, (hidden - n_forced) / (hidden * n)) if hidden and n else 0.0
@@ -713,51 +728,47 @@ def pair_answer(e1: Entry, e2: Entry, soldier: bool) -> tuple[float, float, floa
     return take, 0.0, jack + yjv1 * yjv2, 0.0
 
 
-def phantom_answer(k: list[int], facts: Facts, lead: int) -> tuple[float, float, float, float]:
+def phantom_answer(opp: Opponent, lead: int) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from the top one or two cards of its phantom deck."""
     soldier = lead == SPY or lead % 13 == JACK
-    size = k[OPP_PHANTOM_N]
+    size, first, second = opp[7], opp[8], opp[9]
     if not size:
         return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
-    cats = categories(k[TRUMP], lead)
-    top = entry_chances(facts, cats, k[OPP_PHANTOM])
+    cats = categories(opp[0], lead)
+    top = entry_chances(opp, cats, first)
     if size == 1:
         return single_answer(top, soldier)
-    if k[OPP_PHANTOM] < 0 and k[OPP_PHANTOM + 1] < 0:
+    if first < 0 and second < 0:
         return pair_answer(top, top, soldier)  # two face-down cards: the same chances
-    return pair_answer(top, entry_chances(facts, cats, k[OPP_PHANTOM + 1]), soldier)
+    return pair_answer(top, entry_chances(opp, cats, second), soldier)
 
 
-def lead_answer(k: list[int], facts: Facts, lead: int, work: list[float]) -> tuple[float, float, float, float]:
+def lead_answer(opp: Opponent, lead: int, work: list[float]) -> tuple[float, float, float, float]:
     """:func:`phantom_answer`, kept per led suit (from ``work[MEMO]``, cleared by
     :func:`choose`) for the next plain lead of that suit that splits the cards the
     answer can hold (the unseen ones and the face-up top two) the same way: the same
     categories, so the same answer."""
     if lead == SPY or lead % 13 == JACK:
-        return phantom_answer(k, facts, lead)
+        return phantom_answer(opp, lead)
     s = lead // 13
-    cards = k[UNSEEN]
-    for i in range(min(2, k[OPP_PHANTOM_N])):
-        if k[OPP_PHANTOM + i] >= 0:
-            cards |= 1 << k[OPP_PHANTOM + i]
-    above = 1 + ((suit_ranks(cards, s) & ~(1 << JACK)) >> lead % 13 + 1)
+    above = 1 + ((suit_ranks(opp[10], s) & ~(1 << JACK)) >> lead % 13 + 1)
     at = MEMO + 5 * s
     if work[at] == above:
         return work[at + 1], work[at + 2], work[at + 3], work[at + 4]
-    answer = phantom_answer(k, facts, lead)
+    answer = phantom_answer(opp, lead)
     work[at] = above
     work[at + 1], work[at + 2], work[at + 3], work[at + 4] = answer
     return answer
 
 
-def hand_answer(k: list[int], facts: Facts, lead: int, table: list[float]) -> tuple[float, float, float, float]:
+def hand_answer(opp: Opponent, lead: int, table: list[float]) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from its real hand (hypergeometric over the pool
     of :func:`hidden_phantom`)."""
     soldier = lead == SPY or lead % 13 == JACK
-    h = k[SIZES + 1 - k[ME]]
+    h = opp[6]
     if h == 0:
         return 0.0, 0.0, 0.0, 1.0 if soldier else 0.0
-    cats, valuable, pool = categories(k[TRUMP], lead), facts[3], facts[5]
+    cats, valuable, pool = categories(opp[0], lead), opp[1], opp[2]
     n = bit_count(pool)
     size = min(h, n)
     beat, trumps = bit_count(pool & cats[B]), bit_count(pool & cats[T])
@@ -777,14 +788,14 @@ def hand_answer(k: list[int], facts: Facts, lead: int, table: list[float]) -> tu
     return cap, max(0.0, dump), max(0.0, give), none
 
 
-def value_two(k: list[int], facts: Facts, card: int, from_phantom: bool, table: list[float],
+def value_two(k: list[int], facts: Facts, opp: Opponent, card: int, from_phantom: bool, table: list[float],
               work: list[float]) -> float:
     """What playing ``card`` (from the hand, or from the phantom deck) into the trick of
-    ``facts`` (:func:`decision_facts`) is worth, 2 players: exact when following; a lead by the
-    opponent's possible answers (LR-13, LR-14)."""
-    hand, army = k[HAND], k[ARMY + k[ME]]
-    keep = keep_two(card, k[TRUMP], army, hand, k[LIVE], facts[8])
-    if not from_phantom and card != SPY and hand >> SPY & 1 and facts[8]:
+    ``facts`` (:func:`decision_facts`) is worth, 2 players: exact when following; a lead
+    by the opponent's possible answers (``opp``, LR-13, LR-14)."""
+    hand, army, jacks = k[HAND], k[ARMY + k[ME]], opp[5]
+    keep = keep_two(card, k[TRUMP], army, hand, k[LIVE], jacks)
+    if not from_phantom and card != SPY and hand >> SPY & 1 and jacks:
         # Holding the Spy, a void lets it fall on a Jack the opponent leads (LR-7, LR-11).
         if bit_count(suit_ranks(hand, card // 13)) == 1:
             keep -= TWO_VOID_BONUS
@@ -797,14 +808,14 @@ def value_two(k: list[int], facts: Facts, card: int, from_phantom: bool, table: 
             value += TWO_LEAD_VALUE
         return value - keep
     answer_phantom = not from_phantom
-    if answer_phantom and not k[OPP_PHANTOM_N]:
+    if answer_phantom and not opp[7]:
         answer_phantom = False
-    if not answer_phantom and k[SIZES + 1 - k[ME]] == 0:
+    if not answer_phantom and opp[6] == 0:
         answer_phantom = True
     if answer_phantom:
-        cap, dump, give, none = lead_answer(k, facts, card, work)
+        cap, dump, give, none = lead_answer(opp, card, work)
     else:
-        cap, dump, give, none = hand_answer(k, facts, card, table)
+        cap, dump, give, none = hand_answer(opp, card, table)
     them, nobody = stakes(facts, card, k[TRICK_N] + 1, k[FORCE])[1:]
     value = cap * them + none * nobody
     value += give * 2.0 - dump * TWO_LOST_DUMP
@@ -813,11 +824,11 @@ def value_two(k: list[int], facts: Facts, card: int, from_phantom: bool, table: 
     return value - keep
 
 
-def value_draw(k: list[int], facts: Facts, table: list[float], work: list[float]) -> float:
+def value_draw(k: list[int], facts: Facts, opp: Opponent, table: list[float], work: list[float]) -> float:
     """``draw two`` is worth its best card among those the draw would allow (LR-14)."""
     n = k[MY_PHANTOM_N]
     if n < 2:
-        return value_two(k, facts, k[MY_PHANTOM], True, table, work) if n else -1e9
+        return value_two(k, facts, opp, k[MY_PHANTOM], True, table, work) if n else -1e9
     a, b = k[MY_PHANTOM], k[MY_PHANTOM + 1]
     ok_a = ok_b = True
     if not k[TRICK_N]:
@@ -832,9 +843,9 @@ def value_draw(k: list[int], facts: Facts, table: list[float], work: list[float]
             ok_a, ok_b = suited_a, suited_b
     value = -1e300
     if ok_a:
-        value = value_two(k, facts, a, True, table, work)
+        value = value_two(k, facts, opp, a, True, table, work)
     if ok_b:
-        value = max(value, value_two(k, facts, b, True, table, work))
+        value = max(value, value_two(k, facts, opp, b, True, table, work))
     return value
 
 
@@ -852,16 +863,16 @@ def choose(k: list[int], legal: list[int], noise: list[float], table: list[float
         return choose_four(k, legal, noise, table, work)
     for i in range(4):
         work[MEMO + 5 * i] = 0.0
-    facts = decision_facts(k)
+    facts, opp = decision_facts(k), opponent_facts(k)
     choice, best_value = 0, -1e9
     for i in range(len(legal)):
         a = legal[i]
         if a == DRAW:
-            v = value_draw(k, facts, table, work)
+            v = value_draw(k, facts, opp, table, work)
         elif a >= PHANTOM_BASE:
-            v = value_two(k, facts, a - PHANTOM_BASE, True, table, work)
+            v = value_two(k, facts, opp, a - PHANTOM_BASE, True, table, work)
         else:
-            v = value_two(k, facts, a, False, table, work)
+            v = value_two(k, facts, opp, a, False, table, work)
         v += noise[i] * NOISE
         if v > best_value:
             choice, best_value = i, v
