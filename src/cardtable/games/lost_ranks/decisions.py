@@ -255,18 +255,10 @@ def keep_four(card: int, trump: int, army: int, hand: int, live: int) -> float:
     return base
 
 
-def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[float]) -> tuple[float, float]:
-    """Soldier points the ``count`` seats from ``first`` on may still throw in: (if the
-    seat's army captures, if the enemy does).
-
-    A seat void in the led suit may discard anything; each unseen soldier is in a given
-    hidden hand with chance size/unseen and comes out with chance about 1/size; the led
-    suit's active Jack comes out now if it is the last card of the suit (LR-7)."""
-    unseen = k[UNSEEN]
-    u = bit_count(unseen)
-    if not u:
-        return 0.0, 0.0
-    army, trump_colour = k[ARMY + k[ME]], SUIT_COLOUR[k[TRUMP]]
+def soldiers_out(unseen: int, army: int, trump: int) -> tuple[float, float]:
+    """The points of the soldiers among the ``unseen`` cards: (to ``army`` if it captures
+    them, to the enemy): the Spy and the active Jacks (LR-15)."""
+    trump_colour = SUIT_COLOUR[trump]
     mine = theirs = 0.0
     if unseen >> SPY & 1:
         mine += 2.0
@@ -277,26 +269,7 @@ def expected_dumps(k: list[int], first: int, count: int, led: int, table: list[f
                 mine += 2.0
             else:
                 theirs -= 2.0
-    gain = loss = 0.0
-    share_mine, share_theirs = mine / u, theirs / u
-    for j in range(count):
-        q = later(first - 1, j, k[PLAYERS])
-        size = k[SIZES + q]
-        if not size:
-            continue
-        void = led < 0 or (k[VOIDS + q] >> led & 1) != 0
-        p_void = 1.0 if void else 0.25
-        gain += p_void * share_mine  # as p_void * mine / u: p_void is a power of two
-        loss += p_void * share_theirs
-        if not void and unseen >> led * 13 + JACK & 1 and SUIT_COLOUR[led] == trump_colour:
-            others = bit_count(suit_ranks(unseen, led)) - 1
-            p_last = 1.0 if size <= 1 else table[avoid(u, size - 1, min(others, u))]
-            p = FORCED_WEIGHT * (size / u) * p_last
-            if SUIT_COLOUR[led] == army:
-                gain += 2.0 * p
-            else:
-                loss -= 2.0 * p
-    return gain, loss
+    return mine, theirs
 
 
 KEYS: Final = 27
@@ -307,7 +280,7 @@ CDF, ROWS, DUMPS, FILLED, KEY_SETS, VALUES = 0, 15 * KEYS, 30 * KEYS, 30 * KEYS 
 candidate card of one decision (:func:`led_rows`): the later seats' chances of
 :func:`cdf_rows` at the keys the candidates need (``KEY_SETS + led + 1``), what
 :func:`outcome` reads at those keys (at ``ROWS - CDF`` further on: :func:`outcome_rows`),
-:func:`expected_dumps` and whether they are worked out yet (``FILLED + led + 1``); then
+:func:`cdf_rows`' dumps and whether they are worked out yet (``FILLED + led + 1``); then
 the candidates' values (``VALUES + i``, 4 players: :func:`choose_four`).  With
 2 players (which use no key chances) the 20 floats from :data:`MEMO` are
 :func:`phantom_answer`'s answers per led suit kept for the next lead of that suit
@@ -347,9 +320,8 @@ def floor_key(hand: int, led: int, trump: int, following: bool, top: int) -> int
 
 def led_rows(k: list[int], led: int, top: int, table: list[float], work: list[float]) -> None:
     """Works out in ``work`` what every candidate card of a trick led in ``led`` (best key
-    so far ``top``) shares, if a seat plays after this one: :func:`cdf_rows` and
-    :func:`outcome_rows` from the highest unseen key at or below :func:`floor_key` up, and
-    :func:`expected_dumps` (else none)."""
+    so far ``top``) shares, if a seat plays after this one (else nothing): :func:`cdf_rows`
+    and :func:`outcome_rows` from the highest unseen key at or below :func:`floor_key` up."""
     n = k[PLAYERS]
     count = n - k[TRICK_N] - 1
     work[FILLED + led + 1] = 1.0
@@ -364,21 +336,29 @@ def led_rows(k: list[int], led: int, top: int, table: list[float], work: list[fl
         base -= 1
     keys &= ~((1 << base) - 1)
     work[KEY_SETS + led + 1] = keys
-    cdf_rows(k, led, keys, CDF + (led + 1) * 3 * KEYS, table, work)
+    work[at], work[at + 1] = cdf_rows(k, led, keys, CDF + (led + 1) * 3 * KEYS, table, work)
     outcome_rows(k, keys, CDF + (led + 1) * 3 * KEYS, count, work)
-    work[at], work[at + 1] = expected_dumps(k, later(k[ME], 0, n), count, led, table)
 
 
-def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float], work: list[float]) -> None:
+def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float],
+             work: list[float]) -> tuple[float, float]:
     """Writes to ``work[at:]`` the later seats' (``j``-th at ``+ j * KEYS``) chances that
     the best key each can put on a trick led in ``led`` is at most ``x``, for the keys
     ``x`` of ``keys`` (:func:`unseen_keys` from some key up) in order (``+ i`` for the
-    ``i``-th; between them the chance stays the same).
+    ``i``-th; between them the chance stays the same); returns the soldier points the
+    later seats may still throw in (if the seat's army captures, if the enemy does).
 
     Hypergeometric over the unseen cards, with the seat's voids; as seen by the seat
-    deciding, a later enemy fights for the trick with chance :data:`ENEMY_FIGHT` only."""
+    deciding, a later enemy fights for the trick with chance :data:`ENEMY_FIGHT` only.
+    A seat void in the led suit may discard anything; each unseen soldier is in a given
+    hidden hand with chance size/unseen and comes out with chance about 1/size; the led
+    suit's active Jack comes out now if it is the last card of the suit (LR-7)."""
     n, unseen, trump = k[PLAYERS], k[UNSEEN], k[TRUMP]
     u = bit_count(unseen)
+    army = k[ARMY + k[ME]]
+    mine, theirs = soldiers_out(unseen, army, trump)
+    share_mine, share_theirs = (mine / u, theirs / u) if u else (0.0, 0.0)
+    gain = loss = 0.0
     plain_led = 0 <= led != trump
     low, m = keys & 1, bit_count(keys)  # the -1 key, then the led suit's keys, then the trumps
     led_keys, trump_keys = bit_count(keys & 0x3FFE), bit_count(keys >> 14)
@@ -390,9 +370,23 @@ def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float], wor
         trump_step = 0 if void >> trump & 1 else 1
         n_led = bit_count(suit_ranks(unseen, led)) if led_step else 0
         a, tx = led_keys * led_step, trump_keys * trump_step  # its keys above x
-        row = (u * (MAX_SIZE + 1) + max(0, k[SIZES + q])) * 53
+        size = k[SIZES + q]
+        row = (u * (MAX_SIZE + 1) + max(0, size)) * 53
         none_led = table[row + n_led]  # the chance of none of the seat's cards of the led suit
-        enemy = k[ARMY + q] != k[ARMY + k[ME]]
+        enemy = k[ARMY + q] != army
+        if u and size:
+            shown = led < 0 or (void >> led & 1) != 0
+            p_void = 1.0 if shown else 0.25
+            gain += p_void * share_mine  # as p_void * mine / u: p_void is a power of two
+            loss += p_void * share_theirs
+            if not shown and unseen >> led * 13 + JACK & 1 and SUIT_COLOUR[led] == SUIT_COLOUR[trump]:
+                others = bit_count(suit_ranks(unseen, led)) - 1
+                p_last = 1.0 if size <= 1 else table[avoid(u, size - 1, min(others, u))]
+                p = FORCED_WEIGHT * (size / u) * p_last
+                if SUIT_COLOUR[led] == army:
+                    gain += 2.0 * p
+                else:
+                    loss -= 2.0 * p
         for i in range(m):
             if i >= low:
                 if i < low + led_keys:
@@ -406,6 +400,7 @@ def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float], wor
             if enemy:
                 v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
             work[at + j * KEYS + i] = v
+    return gain, loss
 
 
 def outcome_rows(k: list[int], keys: int, at: int, count: int, work: list[float]) -> None:
@@ -484,7 +479,7 @@ cards, cards in the trick, Force Strength, later seats (:func:`choose_four`)."""
 Rows = tuple[float, float, float, float, float]
 """A candidate's numbers from the led suit's shared rows (:func:`led_rows`): the chances
 that the trick stays with its captor, that a later seat of the army or of the enemy
-tops it (:func:`outcome_rows`), and :func:`expected_dumps`."""
+tops it (:func:`outcome_rows`), and :func:`cdf_rows`' dumps."""
 
 
 def value_four(facts: Facts, seat: Seat, card: int, captor: int, rows: Rows) -> float:

@@ -81,7 +81,7 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 
 _decisions = compile_shared(decisions, (
     "suit_ranks", "avoid", "key", "decision_facts", "later", "best", "active_jacks", "stakes", "rank_keep", "keep_four",
-    "expected_dumps", "key_index", "unseen_keys", "floor_key", "led_rows", "cdf_rows", "outcome_rows", "outcome",
+    "soldiers_out", "key_index", "unseen_keys", "floor_key", "led_rows", "cdf_rows", "outcome_rows", "outcome",
     "value_four", "choose_four", "jacks_out", "keep_two", "categories", "hidden_phantom", "opponent_facts",
     "entry_chances", "single_answer", "pair_answer", "phantom_answer", "lead_answer", "hand_answer", "value_two",
     "value_draw", "choose"), decisions.TABLES)
