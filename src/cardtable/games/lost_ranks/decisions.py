@@ -281,11 +281,7 @@ candidate card of one decision (:func:`led_rows`): the later seats' chances of
 :func:`cdf_rows` at the keys the candidates need (``KEY_SETS + led + 1``), what
 :func:`outcome` reads at those keys (at ``ROWS - CDF`` further on: :func:`outcome_rows`),
 :func:`cdf_rows`' dumps and whether they are worked out yet (``FILLED + led + 1``); then
-the candidates' values (``VALUES + i``, 4 players: :func:`choose_four`).  With
-2 players (which use no key chances) the 20 floats from :data:`MEMO` are
-:func:`phantom_answer`'s answers per led suit kept for the next lead of that suit
-(:func:`lead_answer`)."""
-MEMO: Final = 28
+the candidates' values (``VALUES + i``).  2 players use none of it."""
 WORK: Final = VALUES + 54
 """Floats of the work space (:data:`VALUES` and 54 candidates' values)."""
 
@@ -514,6 +510,8 @@ def choose_four(k: list[int], legal: list[int], noise: list[float], table: list[
     """:func:`choose` with 4 players: every candidate's :func:`value_four` from the rows
     of its led suit (worked out once per decision and led suit, :func:`led_rows`), the
     values left in ``work[VALUES + i]``."""
+    for i in range(5):
+        work[FILLED + i] = 0.0
     n, me, trump = k[PLAYERS], k[ME], k[TRUMP]
     count = n - k[TRICK_N] - 1
     seat = (k[ARMY + me], trump, k[HAND], k[LIVE], k[UNSEEN], k[TRICK_N], k[FORCE], count)
@@ -738,24 +736,6 @@ def phantom_answer(opp: Opponent, lead: int) -> tuple[float, float, float, float
     return pair_answer(top, entry_chances(opp, cats, second), soldier)
 
 
-def lead_answer(opp: Opponent, lead: int, work: list[float]) -> tuple[float, float, float, float]:
-    """:func:`phantom_answer`, kept per led suit (from ``work[MEMO]``, cleared by
-    :func:`choose`) for the next plain lead of that suit that splits the cards the
-    answer can hold (the unseen ones and the face-up top two) the same way: the same
-    categories, so the same answer."""
-    if lead == SPY or lead % 13 == JACK:
-        return phantom_answer(opp, lead)
-    s = lead // 13
-    above = 1 + ((suit_ranks(opp[10], s) & ~(1 << JACK)) >> lead % 13 + 1)
-    at = MEMO + 5 * s
-    if work[at] == above:
-        return work[at + 1], work[at + 2], work[at + 3], work[at + 4]
-    answer = phantom_answer(opp, lead)
-    work[at] = above
-    work[at + 1], work[at + 2], work[at + 3], work[at + 4] = answer
-    return answer
-
-
 def hand_answer(opp: Opponent, lead: int, table: list[float]) -> tuple[float, float, float, float]:
     """The opponent's answer to ``lead`` from its real hand (hypergeometric over the pool
     of :func:`hidden_phantom`)."""
@@ -783,8 +763,7 @@ def hand_answer(opp: Opponent, lead: int, table: list[float]) -> tuple[float, fl
     return cap, max(0.0, dump), max(0.0, give), none
 
 
-def value_two(k: list[int], facts: Facts, opp: Opponent, card: int, from_phantom: bool, table: list[float],
-              work: list[float]) -> float:
+def value_two(k: list[int], facts: Facts, opp: Opponent, card: int, from_phantom: bool, table: list[float]) -> float:
     """What playing ``card`` (from the hand, or from the phantom deck) into the trick of
     ``facts`` (:func:`decision_facts`) is worth, 2 players: exact when following; a lead
     by the opponent's possible answers (``opp``, LR-13, LR-14)."""
@@ -808,7 +787,7 @@ def value_two(k: list[int], facts: Facts, opp: Opponent, card: int, from_phantom
     if not answer_phantom and opp[6] == 0:
         answer_phantom = True
     if answer_phantom:
-        cap, dump, give, none = lead_answer(opp, card, work)
+        cap, dump, give, none = phantom_answer(opp, card)
     else:
         cap, dump, give, none = hand_answer(opp, card, table)
     them, nobody = stakes(facts, card, k[TRICK_N] + 1, k[FORCE])[1:]
@@ -819,11 +798,11 @@ def value_two(k: list[int], facts: Facts, opp: Opponent, card: int, from_phantom
     return value - keep
 
 
-def value_draw(k: list[int], facts: Facts, opp: Opponent, table: list[float], work: list[float]) -> float:
+def value_draw(k: list[int], facts: Facts, opp: Opponent, table: list[float]) -> float:
     """``draw two`` is worth its best card among those the draw would allow (LR-14)."""
     n = k[MY_PHANTOM_N]
     if n < 2:
-        return value_two(k, facts, opp, k[MY_PHANTOM], True, table, work) if n else -1e9
+        return value_two(k, facts, opp, k[MY_PHANTOM], True, table) if n else -1e9
     a, b = k[MY_PHANTOM], k[MY_PHANTOM + 1]
     ok_a = ok_b = True
     if not k[TRICK_N]:
@@ -838,9 +817,9 @@ def value_draw(k: list[int], facts: Facts, opp: Opponent, table: list[float], wo
             ok_a, ok_b = suited_a, suited_b
     value = -1e300
     if ok_a:
-        value = value_two(k, facts, opp, a, True, table, work)
+        value = value_two(k, facts, opp, a, True, table)
     if ok_b:
-        value = max(value, value_two(k, facts, opp, b, True, table, work))
+        value = max(value, value_two(k, facts, opp, b, True, table))
     return value
 
 
@@ -852,22 +831,18 @@ def choose(k: list[int], legal: list[int], noise: list[float], table: list[float
     action: the highest value, each raised by ``noise[i] * NOISE`` (the runner's
     tie-breaking numbers in [0, 1), one per action); ``table``: :func:`avoid_table`;
     ``work``: :data:`WORK` floats of work space."""
-    for i in range(5):
-        work[FILLED + i] = 0.0
     if k[PLAYERS] == 4:
         return choose_four(k, legal, noise, table, work)
-    for i in range(4):
-        work[MEMO + 5 * i] = 0.0
     facts, opp = decision_facts(k), opponent_facts(k)
     choice, best_value = 0, -1e9
     for i in range(len(legal)):
         a = legal[i]
         if a == DRAW:
-            v = value_draw(k, facts, opp, table, work)
+            v = value_draw(k, facts, opp, table)
         elif a >= PHANTOM_BASE:
-            v = value_two(k, facts, opp, a - PHANTOM_BASE, True, table, work)
+            v = value_two(k, facts, opp, a - PHANTOM_BASE, True, table)
         else:
-            v = value_two(k, facts, opp, a, False, table, work)
+            v = value_two(k, facts, opp, a, False, table)
         v += noise[i] * NOISE
         if v > best_value:
             choice, best_value = i, v

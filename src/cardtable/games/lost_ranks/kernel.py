@@ -83,7 +83,7 @@ _decisions = compile_shared(decisions, (
     "suit_ranks", "avoid", "key", "decision_facts", "later", "best", "active_jacks", "stakes", "rank_keep", "keep_four",
     "soldiers_out", "key_index", "unseen_keys", "floor_key", "led_rows", "cdf_rows", "outcome_rows", "outcome",
     "value_four", "choose_four", "jacks_out", "keep_two", "categories", "hidden_phantom", "opponent_facts",
-    "entry_chances", "single_answer", "pair_answer", "phantom_answer", "lead_answer", "hand_answer", "value_two",
+    "entry_chances", "single_answer", "pair_answer", "phantom_answer", "hand_answer", "value_two",
     "value_draw", "choose"), decisions.TABLES)
 _decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
 choose = _decisions["choose"]
