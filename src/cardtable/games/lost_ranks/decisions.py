@@ -316,15 +316,10 @@ def floor_key(hand: int, led: int, trump: int, following: bool, top: int) -> int
 
 def led_rows(k: list[int], led: int, top: int, table: list[float], work: list[float]) -> None:
     """Works out in ``work`` what every candidate card of a trick led in ``led`` (best key
-    so far ``top``) shares, if a seat plays after this one (else nothing): :func:`cdf_rows`
-    and :func:`outcome_rows` from the highest unseen key at or below :func:`floor_key` up."""
-    n = k[PLAYERS]
-    count = n - k[TRICK_N] - 1
+    so far ``top``; a seat plays after this one) shares: :func:`cdf_rows` and
+    :func:`outcome_rows` from the highest unseen key at or below :func:`floor_key` up."""
+    count = k[PLAYERS] - k[TRICK_N] - 1
     work[FILLED + led + 1] = 1.0
-    at = DUMPS + 2 * (led + 1)
-    work[at], work[at + 1] = 0.0, 0.0
-    if not count:
-        return
     trump = k[TRUMP]
     keys = unseen_keys(k[UNSEEN], led, trump)
     base = floor_key(k[HAND], led, trump, k[TRICK_N] > 0 and k[LED] >= 0, top)
@@ -332,6 +327,7 @@ def led_rows(k: list[int], led: int, top: int, table: list[float], work: list[fl
         base -= 1
     keys &= ~((1 << base) - 1)
     work[KEY_SETS + led + 1] = keys
+    at = DUMPS + 2 * (led + 1)
     work[at], work[at + 1] = cdf_rows(k, led, keys, CDF + (led + 1) * 3 * KEYS, table, work)
     outcome_rows(k, keys, CDF + (led + 1) * 3 * KEYS, count, work)
 
@@ -522,17 +518,16 @@ def choose_four(k: list[int], legal: list[int], noise: list[float], table: list[
         led = k[LED]
         if not k[TRICK_N] or led < 0:
             led = card // 13 if card != SPY else -1
-        if not work[FILLED + led + 1]:
-            led_rows(k, led, facts[1], table, work)
         winner, top = best(facts, me, card, led, trump)
-        stay, over_us, over_them = 1.0, 0.0, 0.0
+        rows = (1.0, 0.0, 0.0, 0.0, 0.0)  # the last seat: the trick is decided
         if count:
+            if not work[FILLED + led + 1]:
+                led_rows(k, led, facts[1], table, work)
             keys = int(work[KEY_SETS + led + 1])
             at = ROWS + (led + 1) * 3 * KEYS + bit_count(keys & (2 << key_index(top)) - 1) - 1
-            stay, over_us, over_them = work[at], work[at + KEYS], work[at + 2 * KEYS]
-        at = DUMPS + 2 * (led + 1)
-        v = value_four(facts, seat, card, -1 if winner < 0 else k[ARMY + winner],
-                       (stay, over_us, over_them, work[at], work[at + 1]))
+            dumps = DUMPS + 2 * (led + 1)
+            rows = (work[at], work[at + KEYS], work[at + 2 * KEYS], work[dumps], work[dumps + 1])
+        v = value_four(facts, seat, card, -1 if winner < 0 else k[ARMY + winner], rows)
         work[VALUES + i] = v
         v += noise[i] * NOISE
         if v > best_value:
