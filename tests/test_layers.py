@@ -142,9 +142,11 @@ encoding; the kernel the kernels (numba)."""
 
 OWN_PARTS: dict[str, tuple[str, ...]] = {
     "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions", "kernel", "rollout"),
-    "kernel": ("heuristic", "decisions", "rollout"),
+    "kernel": ("heuristic", "decisions", "rollout"), "decisions": ("rollout",),
 }
-"""The game's own parts a part may import besides the engine (``rules``, the package)."""
+"""The game's own parts a part may import besides the engine (``rules``, the package); the
+heuristic's ``decisions`` share plain functions with the play-out policy (Lost Ranks' trick
+key), both compiled by the kernel."""
 
 
 def _imports(tree: ast.Module) -> set[str]:

@@ -15,7 +15,9 @@ seat's army, the voids each seat has shown (LR-7, LR-20, 4-bit suit sets), the r
 sizes and, with 2 players, its own phantom deck and the opponent's (top first, -1 for a
 face-down card, LR-12 … LR-14).  Never another seat's hidden cards.
 
-The hypergeometric chances come from one table, :func:`avoid_table` (``AVOID[u, size,
+A card's strength in a trick is :func:`~cardtable.games.lost_ranks.rollout.key`, the
+search's play-outs' own (one definition of LR-10 for both).  The hypergeometric chances
+come from one table, :func:`avoid_table` (``AVOID[u, size,
 k]``: a hidden hand of ``size`` cards drawn from ``u`` unseen ones holds none of ``k``
 given cards), made once by the runner and passed in.
 
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from cardtable.games.lost_ranks.rollout import key
 from cardtable.games.lost_ranks.rules import SUIT_COLOUR
 
 SPY: Final = 52
@@ -147,18 +150,6 @@ def avoid(u: int, size: int, k: int) -> int:
     """The index of :func:`avoid_table`'s entry for ``u``, ``size``, ``k`` (a ``size`` of
     0 or less holds nothing)."""
     return (u * (MAX_SIZE + 1) + max(0, size)) * 53 + k
-
-
-def key(card: int, led: int, trump: int) -> int:
-    """Strength of ``card`` in a trick led in ``led`` (-1 cannot win, LR-10)."""
-    if card == SPY or card % 13 == JACK:
-        return -1
-    s = card // 13
-    if s == trump:
-        return 100 + card % 13
-    if s == led:
-        return card % 13
-    return -1
 
 
 Facts = tuple[int, int, int, int, int]

@@ -39,7 +39,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from cardtable.games.lost_ranks import decisions, rules
+from cardtable.games.lost_ranks import decisions, rollout, rules
 from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RED, SPY_BIT, LostRanks
 from cardtable.kernels import PlayOuts
 from cardtable.kernels import bits
@@ -89,7 +89,7 @@ _decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bi
 choose = _decisions["choose"]
 AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
 """The heuristic's hypergeometric table (:func:`~cardtable.games.lost_ranks.decisions.avoid_table`)."""
-njit, inline = njit_keyed(bits, rules, decisions), njit_keyed(bits, rules, decisions, inline=True)
+njit, inline = njit_keyed(bits, rules, decisions, rollout), njit_keyed(bits, rules, decisions, rollout, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
 cache entries follow their sources; ``inline``: the inner loop's, compiled into their callers."""
 SUIT_MASKS: Final = np.asarray(rules.SUIT_MASKS, dtype=np.int64)
@@ -590,7 +590,6 @@ def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
 
 # --- the search's play-outs (appended: the search's entries) -------------------------------
 
-from cardtable.games.lost_ranks import rollout  # noqa: E402
 from cardtable.games.lost_ranks.rules import LostRanksState  # noqa: E402
 from cardtable.kernels.jit import compile_shared  # noqa: E402
 
