@@ -795,3 +795,28 @@ def test_phantom_answers_are_the_card_outcomes_summed_over_the_chances() -> None
                         for a in range(14) for b in range(14)) for i in range(4)]
             assert d.single_answer(entries[0], soldier) == pytest.approx(single, abs=1e-12)
             assert d.pair_answer(entries[0], entries[1], soldier) == pytest.approx(pair, abs=1e-12)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_an_unpickled_state_plays_on_where_no_state_was_dealt(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state unpickled in a process that has dealt none (a ``jobs=`` search worker under
+    spawn or forkserver, a saved position) builds the engine's lazy move tables itself: it
+    met the empty table before (an ``IndexError`` on a follower's answer to a phantom lead,
+    LR-13, or to a hand lead) and plays on exactly as the original."""
+    import pickle
+
+    state = LostRanks(players=players).new_state(seed=SEED)
+    blob = pickle.dumps(state)
+    rng = random.Random(3)
+    moves, legal_sets = [], []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        legal_sets.append(legal)
+        moves.append(rng.choice(legal))
+        state.apply_action(moves[-1])
+    monkeypatch.setattr(lost_ranks, "_SUIT_CARDS", [])  # as in a fresh process
+    restored = pickle.loads(blob)
+    for legal, move in zip(legal_sets, moves):
+        assert restored.legal_actions() == legal
+        restored.apply_action(move)
+    assert restored.is_terminal() and restored.returns() == state.returns()

@@ -1044,6 +1044,14 @@ class LostRanksState(State):
     def clone(self) -> LostRanksState:
         return self._copy(True)
 
+    def __setstate__(self, state: tuple[dict[str, Any] | None, dict[str, Any] | None]) -> None:
+        """Unpickling (a ``jobs=`` search worker, a saved position): the move tables that
+        ``new_state`` builds on first use are built here too, for a process that dealt none."""
+        _build_suit_cards()
+        for part in state:
+            for name, value in (part or {}).items():
+                setattr(self, name, value)
+
     # ------------------------------------------------------------------ turn
     def current_player(self) -> int:
         return TERMINAL if self._outcome >= 0 else self._to_move

@@ -1,0 +1,163 @@
+"""Lost Ranks: how much a search entry gains over the heuristic where a move matters.
+
+Match results resolve the search's gains poorly in Command of Two: most decisions cannot
+change the round (the deal decides it, or the match is already decided), so two entries
+play the same matches most of the time (docs/strength.md).  This measure spends the
+search's time only where a move matters:
+
+``collect``
+    Heuristic self-play (every seat the heuristic bot).  At a decision with a choice
+    (looked at with chance ``--share``), every legal move is played on the *true* deal
+    and continued by the heuristic to the end of the round (both seats with the same
+    fresh seeds for every move); the mover's value there is the search's own
+    (:meth:`~cardtable.games.lost_ranks.knowledge.LostRanksKnowledge.evaluate`: the
+    chance to win the match from the totals, in ``[-1, 1]``).  A decision is *open* when
+    these values differ between moves; the open ones are saved (pickled states).
+``score``
+    Each entry chooses at every open decision from the seat's observation only; its gain
+    there is the true-deal value of its move minus that of the heuristic's move (what the
+    self-play played), its regret the best move's value minus its move's.  Printed per
+    entry: the mean gain with its standard error, the regret, how often it played the
+    heuristic's move, CPU seconds and the load average (JSON lines, also appended to
+    ``--out``).  ``ENTRY|leaf=K`` sets the knowledge's ``leaf_playouts`` for that entry.
+
+The gain is the one-step improvement over the heuristic on the deal as it was: it is
+unbiased for "better than the heuristic's move if the heuristic plays on", and each entry
+is scored on the same decisions (paired).  Tuning and evaluation use different seeds::
+
+    python benchmarks/lost_ranks_open_points.py collect points.pkl --seed 9000 --matches 60
+    python benchmarks/lost_ranks_open_points.py score points.pkl heuristic ismcts:seconds=0.1:cpu=true
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import pickle
+import random
+import sys
+import time
+from typing import Any
+
+from cardtable.agents import Observation, make_agent
+from cardtable.agents.knowledge import knowledge_for
+from cardtable.games.lost_ranks import LostRanksState
+from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
+from cardtable.protocol import Game
+from cardtable.registry import load_game
+
+
+def round_end_values(game: Game, kn: LostRanksKnowledge, state: LostRanksState, seed: int) -> list[float]:
+    """Each seat's value at the end of ``state``'s round, the heuristic playing every seat."""
+    bots = [make_agent("heuristic", game, seed=seed * 1000 + 500 + s) for s in range(game.num_players)]
+    root_round = state.round_index
+    while not kn.cutoff(state, root_round):
+        q = state.current_player()
+        legal = state.legal_actions()
+        state.apply_action(legal[0] if len(legal) == 1 else bots[q].act(Observation.of(state, q)))
+    return kn.evaluate(state)
+
+
+def collect(game: Game, first: int, matches: int, share: float) -> tuple[list[dict[str, Any]], int]:
+    """The open decisions of ``matches`` heuristic self-play matches from seed ``first``,
+    and the number of decisions looked at."""
+    kn = knowledge_for(game)
+    assert isinstance(kn, LostRanksKnowledge)
+    points: list[dict[str, Any]] = []
+    looked = 0
+    for seed in range(first, first + matches):
+        state = game.new_state(seed=seed)
+        assert isinstance(state, LostRanksState)
+        rng = random.Random(seed)
+        bots = [make_agent("heuristic", game, seed=seed * 1000 + s) for s in range(game.num_players)]
+        while not state.is_terminal():
+            q = state.current_player()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply_action(legal[0])
+                continue
+            move = bots[q].act(Observation.of(state, q))
+            if rng.random() < share:
+                looked += 1
+                values: dict[int, float] = {}
+                for a in legal:
+                    world = state.clone()
+                    world.apply_action(a)
+                    values[a] = round(round_end_values(game, kn, world, seed)[q], 9)
+                if len(set(values.values())) > 1:
+                    points.append({"seed": seed, "state": state.clone(), "player": q, "heuristic": move,
+                                   "values": values})
+            state.apply_action(move)
+    return points, looked
+
+
+def score(game: Game, points: list[dict[str, Any]], spec: str) -> dict[str, Any]:
+    """One entry's gains over the heuristic's moves at ``points`` (see the module docstring)."""
+    entry, *extra = spec.split("|")
+    options = dict(kv.split("=") for kv in extra)
+    kn = knowledge_for(game)
+    assert isinstance(kn, LostRanksKnowledge)
+    kept = kn.leaf_playouts
+    kn.leaf_playouts = int(options.get("leaf", kept))
+    load = os.getloadavg()[0]
+    start = time.process_time()
+    gains: list[float] = []
+    regrets: list[float] = []
+    same = 0
+    try:
+        for i, point in enumerate(points):
+            values = point["values"]
+            agent = make_agent(entry, game, seed=point["seed"] * 7 + i)
+            move = agent.act(Observation.of(point["state"], point["player"]))
+            gains.append(values[move] - values[point["heuristic"]])
+            regrets.append(max(values.values()) - values[move])
+            same += move == point["heuristic"]
+    finally:
+        kn.leaf_playouts = kept
+    n = len(gains)
+    mean = sum(gains) / n
+    se = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, n - 1) / n)
+    return {"entry": spec, "points": n, "gain": round(mean, 4), "se": round(se, 4),
+            "regret": round(sum(regrets) / n, 4), "heuristic_move": same,
+            "cpu": round(time.process_time() - start, 1), "load": [round(load, 2), round(os.getloadavg()[0], 2)],
+            "gains": gains}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=2)
+    sub = parser.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("collect")
+    c.add_argument("points")
+    c.add_argument("--seed", type=int, required=True)
+    c.add_argument("--matches", type=int, default=60)
+    c.add_argument("--share", type=float, default=0.5)
+    s = sub.add_parser("score")
+    s.add_argument("points")
+    s.add_argument("entries", nargs="+")
+    s.add_argument("--out", default=None)
+    args = parser.parse_args()
+    game = load_game("lost-ranks", players=args.players)
+    game.new_state(seed=0)
+    if args.command == "collect":
+        start = time.process_time()
+        points, looked = collect(game, args.seed, args.matches, args.share)
+        with open(args.points, "wb") as f:
+            pickle.dump(points, f)
+        print(f"{len(points)} open decisions of {looked} looked at ({args.matches} matches from seed {args.seed}); "
+              f"cpu {time.process_time() - start:.0f} s, load {os.getloadavg()[0]:.2f}")
+        return
+    with open(args.points, "rb") as f:
+        points = pickle.load(f)
+    for spec in args.entries:
+        row = score(game, points, spec)
+        print(json.dumps({k: v for k, v in row.items() if k != "gains"}), flush=True)
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
