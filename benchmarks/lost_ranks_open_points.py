@@ -19,7 +19,9 @@ search's time only where a move matters:
     self-play played), its regret the best move's value minus its move's.  Printed per
     entry: the mean gain with its standard error, the regret, how often it played the
     heuristic's move, CPU seconds and the load average (JSON lines, also appended to
-    ``--out``).  ``ENTRY|leaf=K`` sets the knowledge's ``leaf_playouts`` for that entry.
+    ``--out``).  ``ENTRY|leaf=K`` sets the knowledge's ``leaf_playouts`` for that entry,
+    ``|infer=K`` its ``infer_draws``, ``|miss=X`` its ``infer_miss`` (inference from play) and
+    ``|policy=heuristic`` its ``leaf_policy``.
 
 The gain is the one-step improvement over the heuristic on the deal as it was: it is
 unbiased for "better than the heuristic's move if the heuristic plays on", and each entry
@@ -39,9 +41,10 @@ import pickle
 import random
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
-from cardtable.agents import Observation, make_agent
+from cardtable.agents import Agent, Observation, make_agent
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.games.lost_ranks import LostRanksState
 from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
@@ -93,14 +96,21 @@ def collect(game: Game, first: int, matches: int, share: float) -> tuple[list[di
     return points, looked
 
 
-def score(game: Game, points: list[dict[str, Any]], spec: str) -> dict[str, Any]:
-    """One entry's gains over the heuristic's moves at ``points`` (see the module docstring)."""
+def score(game: Game, points: list[dict[str, Any]], spec: str,
+          agent_for: Callable[[str, Game, int], Agent] | None = None) -> dict[str, Any]:
+    """One entry's gains over the heuristic's moves at ``points`` (see the module docstring);
+    ``agent_for(entry, game, seed)`` makes the agent (default :func:`make_agent`)."""
+    make = agent_for if agent_for is not None else lambda e, g, s: make_agent(e, g, seed=s)
     entry, *extra = spec.split("|")
     options = dict(kv.split("=") for kv in extra)
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
-    kept = kn.leaf_playouts
-    kn.leaf_playouts = int(options.get("leaf", kept))
+    settings = {"leaf": ("leaf_playouts", int), "infer": ("infer_draws", int), "miss": ("infer_miss", float),
+                "policy": ("leaf_policy", str)}
+    kept = {attr: getattr(kn, attr) for attr, _ in settings.values()}
+    for key, text in options.items():
+        attr, kind = settings[key]
+        setattr(kn, attr, kind(text))
     load = os.getloadavg()[0]
     start = time.process_time()
     gains: list[float] = []
@@ -109,13 +119,14 @@ def score(game: Game, points: list[dict[str, Any]], spec: str) -> dict[str, Any]
     try:
         for i, point in enumerate(points):
             values = point["values"]
-            agent = make_agent(entry, game, seed=point["seed"] * 7 + i)
+            agent = make(entry, game, point["seed"] * 7 + i)
             move = agent.act(Observation.of(point["state"], point["player"]))
             gains.append(values[move] - values[point["heuristic"]])
             regrets.append(max(values.values()) - values[move])
             same += move == point["heuristic"]
     finally:
-        kn.leaf_playouts = kept
+        for attr, value in kept.items():
+            setattr(kn, attr, value)
     n = len(gains)
     mean = sum(gains) / n
     se = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, n - 1) / n)

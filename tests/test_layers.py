@@ -126,6 +126,7 @@ ROLE_LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "measures": ((), ()),
     "decisions": ((), ()),
     "rollout": ((), ()),
+    "inference": ((), ()),
     "heuristic": (("cardtable.agents",), ()),
     "knowledge": (("cardtable.agents", "cardtable.kernels"), ("numpy",)),
     "terminal": (("cardtable.console", "cardtable.i18n"), ("rich",)),
@@ -134,15 +135,15 @@ ROLE_LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 """What each module of ``cardtable.games.<game>`` may import, by its role: the engine
 and its data (and the plain functions compiled by the kernel: the heuristic's
-``decisions``, the search's play-out policy ``rollout``) only the standard library and
-the core; the heuristic and the knowledge
+``decisions``, the search's play-out policy ``rollout``, the round log the search's
+inference replays, ``inference``) only the standard library and the core; the heuristic and the knowledge
 the agents' layer (the knowledge also its game's kernel, for the search's play-outs, only
 where the optional extra is installed); the terminal renderer the console; the tensor encoder the RL
 encoding; the kernel the kernels (numba)."""
 
 OWN_PARTS: dict[str, tuple[str, ...]] = {
-    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions", "kernel", "rollout"),
-    "kernel": ("heuristic", "decisions", "rollout"), "decisions": ("rollout",),
+    "heuristic": ("decisions",), "knowledge": ("heuristic", "decisions", "kernel", "rollout", "inference"),
+    "kernel": ("heuristic", "decisions", "rollout", "inference"), "decisions": ("rollout",),
 }
 """The game's own parts a part may import besides the engine (``rules``, the package); the
 heuristic's ``decisions`` share plain functions with the play-out policy (Lost Ranks' trick

@@ -17,11 +17,11 @@ intervals have the right width.  In games without partners a team is a seat.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cardtable.agents import Observation, make_agent
+from cardtable.agents import Agent, Observation, make_agent
 from cardtable.lab.measures import count_event_kinds, measures_of
 from cardtable.lab.stats import mean, time_summary, wilson_interval
 from cardtable.protocol import Event, Game
@@ -67,11 +67,15 @@ def seating_for(match_index: int, num_players: int, num_entries: int) -> list[in
 
 
 def play_match(game: Game, entries: Sequence[str], *, seed: int, match_index: int = 0,
-               seating: Sequence[int] | None = None) -> MatchOutcome:
+               seating: Sequence[int] | None = None,
+               agent_for: Callable[[str, Game, int], Agent] | None = None) -> MatchOutcome:
     """Play one match; the agent in seat ``s`` is seeded with ``seed * 1000 + s``.
-    ``seating`` (entry per seat) defaults to the rotation :func:`seating_for`."""
+    ``seating`` (entry per seat) defaults to the rotation :func:`seating_for`;
+    ``agent_for(entry, game, seed)`` makes the agents (default
+    :func:`~cardtable.agents.make_agent`; benchmarks pass their own wrappers)."""
     seating = list(seating) if seating is not None else seating_for(match_index, game.num_players, len(entries))
-    agents = [make_agent(entries[e], game, seed=seed * 1000 + s) for s, e in enumerate(seating)]
+    make = agent_for if agent_for is not None else lambda spec, g, s: make_agent(spec, g, seed=s)
+    agents = [make(entries[e], game, seed * 1000 + s) for s, e in enumerate(seating)]
     state = game.new_state(seed=seed)
     times: list[list[float]] = [[] for _ in range(game.num_players)]
     clock = time.perf_counter

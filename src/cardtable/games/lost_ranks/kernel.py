@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.games.lost_ranks import decisions, rollout, rules
+from cardtable.games.lost_ranks.inference import RoundStart
 from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RED, SPY_BIT, LostRanks
 from cardtable.kernels import PlayOuts
 from cardtable.kernels import bits
@@ -726,4 +727,100 @@ def policy_playouts(state: LostRanksState, seed: int, n: int) -> tuple[int, list
     :data:`ROUND_RESULT`."""
     results = np.zeros((n, len(ROUND_RESULT)), dtype=np.int64)
     moves = int(policy_rounds(export(state), seed, results))
+    return moves, [tuple(row) for row in results.tolist()]
+
+
+# --- inference: how often the heuristic would have played what a seat played -------------
+
+
+@njit
+def heuristic_misses(s: Vector, actions: Vector, seat: int) -> int:
+    """Apply ``actions`` to the vector ``s`` in place (a round from its start, the
+    round's moves so far); return at how many of ``seat``'s decisions with a choice the
+    compiled heuristic (ties broken by the first, then by the last legal action) would
+    not have played the action played, or -1 when an action is not legal in ``s``."""
+    n = s[PLAYERS]
+    none = np.empty((0, 53), dtype=np.int64)
+    round_scores = np.zeros((0, n), dtype=np.int64)
+    events = np.zeros((n, len(EVENTS)), dtype=np.int64)
+    legal = np.empty(54, dtype=np.int64)
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
+    first = np.linspace(1.0, 0.0, 54)
+    last = np.linspace(0.0, 1.0, 54)
+    misses = 0
+    for a in actions:
+        mask = _legal(s)
+        count = _actions(mask, legal)
+        found = False
+        for i in range(count):
+            found = found or legal[i] == a
+        if not found:
+            return -1
+        if s[CUR] == seat and count > 1:
+            if (_heuristic(s, k, legal, count, first[:count], work) != a
+                    and _heuristic(s, k, legal, count, last[:count], work) != a):
+                misses += 1
+        _apply(s, a, none, round_scores, events)
+    return misses
+
+
+def round_start_vector(world: LostRanksState, start: RoundStart) -> Vector:
+    """The match vector of Command of Two ``world`` put back to its round's ``start``
+    (:meth:`cardtable.games.lost_ranks.inference.RoundLog.start`): its hands and phantom
+    decks (all face down), its leader to lead, nothing played yet."""
+    s = export(world)
+    for seat in range(2):
+        s[HAND + seat] = start.hands[seat]
+        s[PHANTOM + 9 * seat: PHANTOM + 9 * seat + 9] = start.phantoms[seat]
+        s[PHANTOM_N + seat], s[DOWN + seat] = 9, 9
+        s[VOIDS + seat] = 0
+    s[CAPTURED], s[CAPTURED + 1], s[DISCARDS] = 0, 0, 0
+    s[LED], s[TRICK_N], s[TRICK_NO], s[LEAD_SRC] = -1, 0, 0, -1
+    s[PENDING], s[PENDING + 1], s[SPY_CAPTOR] = -1, -1, -1
+    s[CUR], s[FORCED] = start.leader, start.forced
+    return s
+
+
+def round_misses(world: LostRanksState, start: RoundStart, actions: Sequence[int], seat: int) -> int:
+    """:func:`heuristic_misses` of ``seat`` replaying ``actions`` from ``world``'s round
+    ``start``."""
+    return int(heuristic_misses(round_start_vector(world, start), np.asarray(actions, dtype=np.int64), seat))
+
+
+@njit
+def heuristic_rounds(s: Vector, seed: int, results: Vector) -> int:
+    """:func:`policy_rounds` with every seat playing the compiled heuristic instead of the
+    play-out policy (ties broken at random, as the Python bot breaks them)."""
+    np.random.seed(seed)
+    n = s[PLAYERS]
+    none = np.empty((0, 53), dtype=np.int64)
+    round_scores = np.zeros((0, n), dtype=np.int64)
+    events = np.zeros((n, len(EVENTS)), dtype=np.int64)
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    legal = np.zeros(54, dtype=np.int64)
+    noise = np.zeros(54, dtype=np.float64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
+    moves = 0
+    for i in range(results.shape[0]):
+        t = s.copy()
+        r = t[ROUND]
+        while t[CUR] >= 0 and t[ROUND] == r:
+            count = _legal_list(t, legal)
+            for j in range(count if count > 1 else 0):
+                noise[j] = np.random.random()
+            a = legal[0] if count == 1 else _heuristic(t, k, legal, count, noise, work)
+            _apply(t, a, none, round_scores, events)
+            moves += 1
+        outcome = t[OUTCOME]
+        results[i, 0], results[i, 1], results[i, 4] = t[TOTALS + RED], t[TOTALS + BLACK], outcome
+        results[i, 2] = t[ROUND] + (1 if outcome >= 0 else 0)
+        results[i, 3] = t[TIEBREAKS]
+    return moves
+
+
+def heuristic_playouts(state: LostRanksState, seed: int, n: int) -> tuple[int, list[tuple[int, ...]]]:
+    """:func:`policy_playouts` with the compiled heuristic in every seat (:func:`heuristic_rounds`)."""
+    results = np.zeros((n, len(ROUND_RESULT)), dtype=np.int64)
+    moves = int(heuristic_rounds(export(state), seed, results))
     return moves, [tuple(row) for row in results.tolist()]

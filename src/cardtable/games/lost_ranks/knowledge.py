@@ -26,7 +26,12 @@
   and 0.45).
 
 Which cards each seat may still hold (voids shown by not following suit, LR-7,
-LR-20; phantom cards) is the game's own ``resample``.
+LR-20; phantom cards) is the game's own ``resample``.  **Inference from play** (Command of
+Two, with the compiled kernel; :attr:`LostRanksKnowledge.infer_draws`): each world is
+chosen among several such samples, each weighted by how often the heuristic, holding
+that world's cards, would not have played what the opponent played this round
+(:mod:`cardtable.games.lost_ranks.inference`; public facts and the seat's own cards only,
+LR-20).
 """
 
 from __future__ import annotations
@@ -36,8 +41,10 @@ import random
 from functools import lru_cache
 from typing import Final
 
+from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.lost_ranks import LostRanks, LostRanksState
+from cardtable.games.lost_ranks.inference import RoundLog
 from cardtable.games.lost_ranks.rules import ARMY_NAMES
 from cardtable.games.lost_ranks.rollout import follow_move, lead_move, random_move
 from cardtable.protocol import Game, State
@@ -141,10 +148,55 @@ class LostRanksKnowledge(Knowledge):
     values averaged: in the kernel a play-out costs less than the tree's descent to the
     leaf, so each descent buys a less noisy estimate."""
 
+    leaf_policy = "rollout"
+    """Who plays the kernel's leaf play-outs: ``"rollout"`` (the fast play-out policy of
+    :mod:`~cardtable.games.lost_ranks.rollout`) or ``"heuristic"`` (the compiled heuristic
+    bot itself, :func:`~cardtable.games.lost_ranks.kernel.heuristic_playouts`)."""
+
+    infer_draws = 1
+    """Command of Two: sampled worlds drawn per world searched, one kept with a weight of
+    :attr:`infer_miss` to the power of the opponent's moves this round that the heuristic
+    would not have made in it (1: no inference, the plain ``resample``)."""
+
+    infer_miss = 0.2
+    """The weight factor per such move (see :attr:`infer_draws`)."""
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         self.odds = MatchOdds(game)
         self._red_values: dict[tuple[int, ...], float] = {}
+        self._logs: tuple[Observation, RoundLog | None] | None = None
+
+    def sample_world(self, obs: Observation, rng: random.Random) -> State:
+        """``resample``; in Command of Two with :attr:`infer_draws` > 1, the best
+        explanation of the opponent's play among that many samples, drawn by weight."""
+        if self.infer_draws <= 1 or self.game.num_players != 2 or self.kernel is None:
+            return obs.sample_state(rng)
+        if self._logs is None or self._logs[0] is not obs:
+            self._logs = (obs, RoundLog.of(obs.view))
+        log = self._logs[1]
+        if log is None or not log.actions:
+            return obs.sample_state(rng)
+        worlds = [obs.sample_state(rng) for _ in range(self.infer_draws)]
+        weights = [self.infer_miss ** self.opponent_misses(log, w, obs.player) for w in worlds]
+        r = rng.random() * sum(weights)
+        for world, weight in zip(worlds, weights):
+            r -= weight
+            if r < 0:
+                return world
+        return worlds[-1]
+
+    def opponent_misses(self, log: RoundLog, world: State, me: int) -> int:
+        """How many of the opponent's moves in ``log`` the heuristic would not have made
+        with ``world``'s cards (:func:`~cardtable.games.lost_ranks.kernel.heuristic_misses`;
+        a world that does not fit the log counts as missing every move)."""
+        assert isinstance(world, LostRanksState)
+        kernel = self.kernel
+        start = log.start(world)
+        if start is None:
+            return len(log.actions)
+        misses: int = kernel.round_misses(world, start, log.actions, 1 - me)
+        return len(log.actions) if misses < 0 else misses
 
     def round_of(self, state: State) -> int:
         assert isinstance(state, LostRanksState)
@@ -188,7 +240,8 @@ class LostRanksKnowledge(Knowledge):
         assert isinstance(world, LostRanksState)
         if self.cutoff(world, root_round):
             return self.evaluate(world), 0
-        moves, rows = kernel.policy_playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
+        playouts = kernel.heuristic_playouts if self.leaf_policy == "heuristic" else kernel.policy_playouts
+        moves, rows = playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
         cache = self._red_values
         total = 0.0
         for row in rows:

@@ -1,0 +1,152 @@
+"""Lost Ranks: the ceiling of the search — the same search when every sampled world is the true deal.
+
+The search's worlds are drawn from the cards its seat cannot see (LR-20).  An *omniscient*
+entry (``omniscient:SPEC``, e.g. ``omniscient:ismcts:seconds=0.1:cpu=true``) is the agent of
+``SPEC`` whose observation samples the *true* state instead (:class:`TrueDealObservation`):
+every world it searches is the deal as it is, down to the order of the phantom decks.  What
+it wins bounds what any fair player with the same search and play-outs can win.  The wrapper
+lives here, in a benchmark, never in the product: no product agent is handed such an
+observation (the other seats of a match get the ordinary one).
+
+``open POINTS ENTRY…``
+    The gain and regret at the open decisions of
+    :mod:`lost_ranks_open_points` (same scoring, same decisions: paired with its rows).
+``replay RESULTS ENTRY…``
+    Replays an arena results file's matches (the lab's SQLite or the arena's JSON) (same deal seeds, same seating) with ``ENTRY``
+    in the seats of the file's first entry and the file's other entries unchanged; prints
+    per match the stored and the replayed result of that seat, then the wins, their Wilson
+    interval and the matches turned either way.
+
+::
+
+    python benchmarks/lost_ranks_ceiling.py open points.pkl omniscient:ismcts:seconds=0.1:cpu=true
+    python benchmarks/lost_ranks_ceiling.py replay lr2-hard-5000.sqlite omniscient:ismcts:seconds=0.1:cpu=true
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import random
+import sqlite3
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from cardtable.agents import Agent, Observation, make_agent
+from cardtable.lab.series import play_match
+from cardtable.lab.stats import wilson_interval
+from cardtable.protocol import Game, State
+from cardtable.registry import load_game
+
+OMNISCIENT = "omniscient:"
+
+
+@dataclass(frozen=True)
+class TrueDealObservation(Observation):
+    """An observation whose sampled worlds are the true state (benchmark only)."""
+
+    def sample_state(self, rng: random.Random) -> State:
+        return self._state.clone()
+
+    @classmethod
+    def seeing(cls, obs: Observation) -> TrueDealObservation:
+        """``obs`` with the true state as its only world."""
+        return cls(obs.game, obs.player, obs.view, obs.legal_actions, obs._state)
+
+
+class OmniscientAgent(Agent):
+    """The agent of a spec, searching the true deal (:class:`TrueDealObservation`)."""
+
+    name = "omniscient"
+
+    def __init__(self, inner: Agent) -> None:
+        super().__init__(inner.game)
+        self.inner = inner
+
+    def act(self, obs: Observation) -> int:
+        return self.inner.act(TrueDealObservation.seeing(obs))
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if callable(close):
+            close()
+
+
+def agent_for(spec: str, game: Game, seed: int) -> Agent:
+    """``omniscient:SPEC`` → :class:`OmniscientAgent` around ``SPEC``; any other spec as
+    :func:`make_agent` makes it."""
+    if spec.startswith(OMNISCIENT):
+        return OmniscientAgent(make_agent(spec[len(OMNISCIENT):], game, seed=seed))
+    return make_agent(spec, game, seed=seed)
+
+
+def stored_matches(path: str) -> tuple[list[str], list[tuple[int, list[int], list[float]]]]:
+    """The entries and the ``(seed, seating, returns)`` of each match of an arena results
+    file: the lab's SQLite (``--results``) or the arena's JSON (``--json``)."""
+    if path.endswith(".json"):
+        with open(path) as f:
+            data = json.load(f)
+        return list(data["command"]["agents"]), [(row["seed"], row["seating"], row["returns"]) for row in data["outcomes"]]
+    db = sqlite3.connect(path)
+    rows = db.execute("SELECT seed, seating, returns, agents FROM matches ORDER BY match_index").fetchall()
+    return json.loads(rows[0][3]), [(seed, json.loads(seating), json.loads(returns)) for seed, seating, returns, _ in rows]
+
+
+def replay(path: str, spec: str) -> dict[str, Any]:
+    """The matches of results file ``path`` replayed with ``spec`` in its first entry's seats."""
+    agents, rows = stored_matches(path)
+    game = load_game("lost-ranks", players=len(rows[0][1]))
+    load = os.getloadavg()[0]
+    start = time.process_time()
+    stored_wins = won = gained = lost = 0
+    for index, (seed, seating, returns) in enumerate(rows):
+        hero = seating.index(0)
+        out = play_match(game, [spec] + agents[1:], seed=seed, seating=seating, agent_for=agent_for)
+        before, after = returns[hero] > 0, out.returns[hero] > 0
+        stored_wins += before
+        won += after
+        gained += after and not before
+        lost += before and not after
+        print(json.dumps({"match": index, "seed": seed, "seating": seating, "stored": returns[hero],
+                          "replayed": out.returns[hero]}), flush=True)
+    n = len(rows)
+    low, high = wilson_interval(won, n)
+    return {"file": path, "entry": spec, "stored_entry": agents[0], "matches": n, "wins": won, "win": round(won / n, 4),
+            "ci95": [round(low, 4), round(high, 4)], "stored_wins": stored_wins, "turned_to_win": gained,
+            "turned_to_loss": lost, "cpu": round(time.process_time() - start, 1),
+            "load": [round(load, 2), round(os.getloadavg()[0], 2)]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    o = sub.add_parser("open")
+    o.add_argument("points")
+    o.add_argument("entries", nargs="+")
+    o.add_argument("--players", type=int, default=2)
+    o.add_argument("--out", default=None)
+    r = sub.add_parser("replay")
+    r.add_argument("results")
+    r.add_argument("entries", nargs="+")
+    r.add_argument("--out", default=None)
+    args = parser.parse_args()
+    if args.command == "open":
+        from lost_ranks_open_points import score
+
+        game = load_game("lost-ranks", players=args.players)
+        with open(args.points, "rb") as f:
+            points = pickle.load(f)
+    for spec in args.entries:
+        row = score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec)
+        print(json.dumps({k: v for k, v in row.items() if k != "gains"}), flush=True)
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

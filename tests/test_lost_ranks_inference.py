@@ -1,0 +1,179 @@
+"""Command of Two: the search's inference from play and the omniscient benchmark harness.
+
+The round's start is rebuilt from the view's public log (LR-20: every card played, by
+whom, from which source, the drawn card turned face up, LR-14) and a world's cards; the
+compiled replay (``pip install 'cardtable[fast]'``) reproduces the round, and the
+heuristic explains its own play on the true deal.  The weighted worlds stay worlds of the
+observation (LR-20: the same view), and the benchmark's omniscient observation goes only
+to the agent it wraps.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (pip install 'cardtable[fast]')")
+
+import numpy as np  # noqa: E402
+
+from cardtable.agents import Agent, Observation, make_agent  # noqa: E402
+from cardtable.agents.knowledge import knowledge_for  # noqa: E402
+from cardtable.games.lost_ranks import LostRanksState, kernel  # noqa: E402
+from cardtable.games.lost_ranks.inference import RoundLog  # noqa: E402
+from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge  # noqa: E402
+from cardtable.lab.series import play_match  # noqa: E402
+from cardtable.registry import load_game  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = load_game("lost-ranks", players=2)
+
+
+def _decisions(seeds: range, share: float) -> Iterator[LostRanksState]:
+    """States of heuristic self-play (Command of Two) at decisions with a choice, each
+    kept with chance ``share`` (the play goes on from the true state)."""
+    pick = random.Random(seeds.start)
+    for seed in seeds:
+        state = GAME.new_state(seed=seed)
+        assert isinstance(state, LostRanksState)
+        bots = [make_agent("heuristic", GAME, seed=seed * 10 + s) for s in range(2)]
+        while not state.is_terminal():
+            seat = state.current_player()
+            legal = state.legal_actions()
+            if len(legal) > 1 and pick.random() < share:
+                yield state
+            state.apply_action(legal[0] if len(legal) == 1 else bots[seat].act(Observation.of(state, seat)))
+
+
+def _replayed(state: LostRanksState, world: LostRanksState) -> tuple[Any, RoundLog]:
+    log = RoundLog.of(state.view(state.current_player()))
+    assert log is not None
+    start = log.start(world)
+    assert start is not None
+    vector = kernel.round_start_vector(world, start)
+    misses = kernel.heuristic_misses(vector, np.asarray(log.actions, dtype=np.int64), 1 - state.current_player())
+    return (vector, int(misses)), log
+
+
+def test_the_round_log_rebuilds_the_round() -> None:
+    """LR-12, LR-14: replaying the log from the rebuilt start reaches the current hands,
+    phantom decks (face-down counts included) and trick — a drawn pair not yet played
+    still on the deck."""
+    checked = 0
+    for state in _decisions(range(3), 0.2):
+        (vector, misses), log = _replayed(state, state)
+        assert misses >= 0
+        now = kernel.export(state)
+        pending = state.drawn_pair
+        seat = state.current_player()
+        for q in range(2):
+            assert vector[kernel.HAND + q] == now[kernel.HAND + q]
+            deck = tuple(int(c) for c in vector[kernel.PHANTOM + 9 * q: kernel.PHANTOM + 9 * q + vector[kernel.PHANTOM_N + q]])
+            assert deck == (tuple(pending) if pending and q == seat else ()) + tuple(state.phantom_cards(q))
+        assert list(vector[kernel.TRICK_CARD: kernel.TRICK_CARD + vector[kernel.TRICK_N]]) == [c for _, c, _ in state.trick]
+        checked += 1
+    assert checked > 50
+
+
+def test_the_heuristic_explains_its_own_play_on_the_true_deal() -> None:
+    """On the true deal the replayed heuristic plays what the heuristic opponent played,
+    but for ties broken otherwise (few); in sampled worlds it misses often."""
+    true_misses = world_misses = decisions = 0
+    rng = random.Random(5)
+    for state in _decisions(range(3, 6), 0.2):
+        (_, misses), log = _replayed(state, state)
+        true_misses += misses
+        decisions += len(log.actions) // 3
+        world = state.resample(state.current_player(), rng)
+        (_, misses), _ = _replayed(state, world)
+        world_misses += misses
+    assert true_misses * 50 < decisions
+    assert world_misses > 5 * true_misses + 10
+
+
+def test_the_log_is_the_same_in_every_world_of_a_view() -> None:
+    """LR-20: the log is public — the true state and any world of the seat's view give
+    the same view, hence the same log."""
+    rng = random.Random(2)
+    for state in _decisions(range(6, 8), 0.1):
+        seat = state.current_player()
+        world = state.resample(seat, rng)
+        assert world.view(seat) == state.view(seat)
+        assert RoundLog.of(world.view(seat)) == RoundLog.of(state.view(seat))
+
+
+def test_weighted_worlds_are_worlds_of_the_view() -> None:
+    """Every world the inference keeps is consistent with the seat's view (LR-20), and
+    the weighting changes which worlds are kept (a test that could fail)."""
+    kn = knowledge_for(GAME)
+    assert isinstance(kn, LostRanksKnowledge)
+    kept = kn.infer_draws
+    kn.infer_draws = 8
+    moved = 0
+    try:
+        for i, state in enumerate(_decisions(range(8, 10), 0.1)):
+            seat = state.current_player()
+            obs = Observation.of(state, seat)
+            log = RoundLog.of(obs.view)
+            assert log is not None
+            for j in range(4):
+                world = kn.sample_world(obs, random.Random(i * 10 + j))
+                assert isinstance(world, LostRanksState)
+                assert world.view(seat) == obs.view
+                assert tuple(world.legal_actions()) == obs.legal_actions
+                plain = obs.sample_state(random.Random(i * 10 + j))
+                moved += world.hand_masks != plain.hand_masks
+    finally:
+        kn.infer_draws = kept
+    assert moved > 0
+
+
+def _ceiling() -> Any:
+    spec = importlib.util.spec_from_file_location("lost_ranks_ceiling", ROOT / "benchmarks" / "lost_ranks_ceiling.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+class _Recorder(Agent):
+    """The heuristic, recording the type of every observation it is handed."""
+
+    name = "recorder"
+    seen: list[type] = []
+
+    def __init__(self, game: Any, seed: int) -> None:
+        super().__init__(game, seed=seed)
+        self.inner = make_agent("heuristic", game, seed=seed)
+
+    def act(self, obs: Observation) -> int:
+        type(self).seen.append(type(obs))
+        return self.inner.act(obs)
+
+
+def test_the_omniscient_observation_reaches_only_the_agent_it_wraps() -> None:
+    """The benchmark's omniscient seat searches the true deal; the other seat gets the
+    ordinary observation; no product module knows the wrapper."""
+    ceiling = _ceiling()
+    state = next(iter(_decisions(range(10, 11), 0.3)))
+    obs = Observation.of(state)
+    seen = ceiling.TrueDealObservation.seeing(obs)
+    world = seen.sample_state(random.Random(0))
+    assert world is not state and world.hand_masks == state.hand_masks and world.phantom_cards(1) == state.phantom_cards(1)
+    assert obs.sample_state(random.Random(0)).hand_masks != state.hand_masks
+
+    def agent_for(spec: str, game: Any, seed: int) -> Agent:
+        return _Recorder(game, seed) if spec == "recorder" else ceiling.agent_for(spec, game, seed)
+
+    _Recorder.seen.clear()
+    play_match(GAME, ["omniscient:ismcts:iterations=20", "recorder"], seed=3, seating=[0, 1], agent_for=agent_for)
+    assert _Recorder.seen and set(_Recorder.seen) == {Observation}
+    for path in (ROOT / "src" / "cardtable").rglob("*.py"):
+        assert "TrueDealObservation" not in path.read_text(encoding="utf-8"), path
