@@ -97,7 +97,10 @@ def stored_matches(path: str) -> tuple[list[str], list[tuple[int, list[int], lis
 
 
 def replay(path: str, spec: str) -> dict[str, Any]:
-    """The matches of results file ``path`` replayed with ``spec`` in its first entry's seats."""
+    """The matches of results file ``path`` replayed with ``spec`` (its ``|key=value``
+    knowledge settings as in :mod:`lost_ranks_open_points`) in its first entry's seats."""
+    from lost_ranks_open_points import knowledge_settings
+
     agents, rows = stored_matches(path)
     game = load_game("lost-ranks", players=len(rows[0][1]))
     load = os.getloadavg()[0]
@@ -105,7 +108,8 @@ def replay(path: str, spec: str) -> dict[str, Any]:
     stored_wins = won = gained = lost = 0
     for index, (seed, seating, returns) in enumerate(rows):
         hero = seating.index(0)
-        out = play_match(game, [spec] + agents[1:], seed=seed, seating=seating, agent_for=agent_for)
+        with knowledge_settings(game, spec) as entry:
+            out = play_match(game, [entry] + agents[1:], seed=seed, seating=seating, agent_for=agent_for)
         before, after = returns[hero] > 0, out.returns[hero] > 0
         stored_wins += before
         won += after

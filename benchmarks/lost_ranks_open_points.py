@@ -41,7 +41,8 @@ import pickle
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from cardtable.agents import Agent, Observation, make_agent
@@ -96,27 +97,41 @@ def collect(game: Game, first: int, matches: int, share: float) -> tuple[list[di
     return points, looked
 
 
+KNOWLEDGE_SETTINGS: dict[str, tuple[str, type]] = {
+    "leaf": ("leaf_playouts", int), "infer": ("infer_draws", int), "miss": ("infer_miss", float),
+    "policy": ("leaf_policy", str)}
+"""``ENTRY|key=value`` suffixes: the knowledge attribute each sets and its type."""
+
+
+@contextmanager
+def knowledge_settings(game: Game, spec: str) -> Iterator[str]:
+    """Apply the ``|key=value`` suffixes of ``spec`` (:data:`KNOWLEDGE_SETTINGS`) to the
+    game's shared knowledge while the block runs; yields the plain entry."""
+    entry, *extra = spec.split("|")
+    kn = knowledge_for(game)
+    assert isinstance(kn, LostRanksKnowledge)
+    kept = {attr: getattr(kn, attr) for attr, _ in KNOWLEDGE_SETTINGS.values()}
+    try:
+        for key, text in (kv.split("=") for kv in extra):
+            attr, kind = KNOWLEDGE_SETTINGS[key]
+            setattr(kn, attr, kind(text))
+        yield entry
+    finally:
+        for attr, value in kept.items():
+            setattr(kn, attr, value)
+
+
 def score(game: Game, points: list[dict[str, Any]], spec: str,
           agent_for: Callable[[str, Game, int], Agent] | None = None) -> dict[str, Any]:
     """One entry's gains over the heuristic's moves at ``points`` (see the module docstring);
     ``agent_for(entry, game, seed)`` makes the agent (default :func:`make_agent`)."""
     make = agent_for if agent_for is not None else lambda e, g, s: make_agent(e, g, seed=s)
-    entry, *extra = spec.split("|")
-    options = dict(kv.split("=") for kv in extra)
-    kn = knowledge_for(game)
-    assert isinstance(kn, LostRanksKnowledge)
-    settings = {"leaf": ("leaf_playouts", int), "infer": ("infer_draws", int), "miss": ("infer_miss", float),
-                "policy": ("leaf_policy", str)}
-    kept = {attr: getattr(kn, attr) for attr, _ in settings.values()}
-    for key, text in options.items():
-        attr, kind = settings[key]
-        setattr(kn, attr, kind(text))
     load = os.getloadavg()[0]
     start = time.process_time()
     gains: list[float] = []
     regrets: list[float] = []
     same = 0
-    try:
+    with knowledge_settings(game, spec) as entry:
         for i, point in enumerate(points):
             values = point["values"]
             agent = make(entry, game, point["seed"] * 7 + i)
@@ -124,9 +139,6 @@ def score(game: Game, points: list[dict[str, Any]], spec: str,
             gains.append(values[move] - values[point["heuristic"]])
             regrets.append(max(values.values()) - values[move])
             same += move == point["heuristic"]
-    finally:
-        for attr, value in kept.items():
-            setattr(kn, attr, value)
     n = len(gains)
     mean = sum(gains) / n
     se = math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, n - 1) / n)

@@ -177,3 +177,29 @@ def test_the_omniscient_observation_reaches_only_the_agent_it_wraps() -> None:
     assert _Recorder.seen and set(_Recorder.seen) == {Observation}
     for path in (ROOT / "src" / "cardtable").rglob("*.py"):
         assert "TrueDealObservation" not in path.read_text(encoding="utf-8"), path
+
+
+def test_heuristic_leaf_playouts_are_the_heuristic() -> None:
+    """``leaf_policy="heuristic"``: the leaf values are those of the compiled heuristic's
+    play-outs to the end of the round (26 tricks, LR-13), not the play-out policy's."""
+    kn = knowledge_for(GAME)
+    assert isinstance(kn, LostRanksKnowledge)
+    kept = kn.leaf_policy
+    differ = 0
+    try:
+        for state in _decisions(range(11, 12), 0.05):
+            left = 2 * (26 - state.tricks_done) - len(state.trick)
+            moves, rows = kernel.heuristic_playouts(state, 7, kn.leaf_playouts)
+            assert moves >= kn.leaf_playouts * left
+            mean = sum(kn.red_value(*row) for row in rows) / len(rows)
+            kn.leaf_policy = "heuristic"
+            values = kn.kernel_values(state, state.round_index, 0, 7)
+            kn.leaf_policy = "rollout"
+            plain = kn.kernel_values(state, state.round_index, 0, 7)
+            assert values is not None and plain is not None
+            red = values[0][state.armies.index(0)]  # the Red army's seat
+            assert red == pytest.approx(mean) and values[1] == moves
+            differ += plain[1] != moves or plain[0] != values[0]
+    finally:
+        kn.leaf_policy = kept
+    assert differ > 0
