@@ -203,3 +203,24 @@ def test_heuristic_leaf_playouts_are_the_heuristic() -> None:
     finally:
         kn.leaf_policy = kept
     assert differ > 0
+
+
+def test_the_kernel_and_python_heuristic_play_outs_are_the_same() -> None:
+    """Command of Two plays the heuristic in its play-outs (``leaf_policy``): fed the same
+    random numbers (numba's generator seeded with ``s``, Python's set to numpy's stream for
+    ``s``), the compiled and the Python heuristic play-outs end the round alike (totals,
+    LR-15; the match's outcome, LR-18)."""
+    kn = knowledge_for(GAME)
+    assert isinstance(kn, LostRanksKnowledge) and kn.leaf_policy == "heuristic"
+    checked = 0
+    for seed, state in enumerate(_decisions(range(12, 14), 0.05)):
+        _, rows = kernel.heuristic_playouts(state, seed, 1)
+        key, pos = np.random.RandomState(seed).get_state()[1:3]
+        rng = random.Random()
+        rng.setstate((3, tuple(int(x) for x in key) + (int(pos),), None))
+        world = state.clone()
+        while not kn.cutoff(world, state.round_index):
+            world.apply_action(kn.rollout_action(world, rng))
+        assert rows[0][:2] == world.army_totals, seed
+        checked += 1
+    assert checked > 5

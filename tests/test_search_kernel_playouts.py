@@ -131,10 +131,11 @@ def python_playout(kn: LostRanksKnowledge | RankKnowledge, state: State, rng: ra
 
 
 @pytest.mark.parametrize("players", LOST_RANKS)
-def test_lost_ranks_kernel_plays_the_python_policy_move_for_move(players: int) -> None:
+def test_lost_ranks_kernel_plays_the_python_policy_move_for_move(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     game = LostRanks(players=players)
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
+    monkeypatch.setattr(kn, "leaf_policy", "rollout")  # the fast policy (Command of Two plays the heuristic)
     for seed in range(40):
         state = played_in(game.new_state(seed=seed), seed % (13 * players), seed)
         if state.is_terminal():
@@ -173,12 +174,13 @@ def agree(python: list[float], kernel: list[float]) -> bool:
 
 
 @pytest.mark.parametrize("players", LOST_RANKS)
-def test_lost_ranks_value_estimates_agree(players: int) -> None:
+def test_lost_ranks_value_estimates_agree(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Independent random numbers: over 300 play-outs each, the kernel's mean value for
     seat 0 and the Python play-outs' agree within their intervals."""
     game = LostRanks(players=players)
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
+    monkeypatch.setattr(kn, "leaf_policy", "rollout")
     for seed in (3, 4):
         state = played_in(game.new_state(seed=seed), 5, seed)
         _, rows = lr_kernel.policy_playouts(state, seed, 300)

@@ -45,7 +45,8 @@ from typing import Final
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
-from cardtable.games.lost_ranks import LostRanks, LostRanksState
+from cardtable.games.lost_ranks import LostRanks, LostRanksState, decisions
+from cardtable.games.lost_ranks.heuristic import AVOID, knowledge
 from cardtable.games.lost_ranks.inference import RoundLog
 from cardtable.games.lost_ranks.rules import ARMY_NAMES
 from cardtable.games.lost_ranks.rollout import follow_move, lead_move, random_move
@@ -84,6 +85,16 @@ def policy_move(s: LostRanksState, legal: list[int], rng: random.Random) -> int:
     else:
         phantoms, phantom_n = _NO_PHANTOMS, _NO_PHANTOM_N
     return lead_move(s.current_player(), s.armies, s.trump_suit, s.hand_masks, phantoms, phantom_n, legal, n, rng)
+
+
+def heuristic_move(s: LostRanksState, rng: random.Random) -> int:
+    """The heuristic bot's move for the seat to move of a sampled world, from that seat's
+    view of it (ties broken by ``rng``, as the bot breaks them)."""
+    legal = s.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    noise = [rng.random() for _ in legal]
+    return legal[decisions.choose(knowledge(s.view(s.current_player())), legal, noise, AVOID, [0.0] * decisions.WORK)]
 
 
 def _distribution(points: dict[tuple[int, int], float], force: bool) -> tuple[tuple[int, int, float], ...]:
@@ -151,9 +162,12 @@ class LostRanksKnowledge(Knowledge):
     leaf, so each descent buys a less noisy estimate."""
 
     leaf_policy = "rollout"
-    """Who plays the kernel's leaf play-outs: ``"rollout"`` (the fast play-out policy of
-    :mod:`~cardtable.games.lost_ranks.rollout`) or ``"heuristic"`` (the compiled heuristic
-    bot itself, :func:`~cardtable.games.lost_ranks.kernel.heuristic_playouts`)."""
+    """Who plays the play-outs: ``"rollout"`` (the fast play-out policy of
+    :mod:`~cardtable.games.lost_ranks.rollout`) or ``"heuristic"`` (the heuristic bot
+    itself: in the kernel compiled, :func:`~cardtable.games.lost_ranks.kernel.heuristic_playouts`,
+    in Python :func:`heuristic_move`).  Command of Two plays the heuristic (set in
+    ``__init__``: +0.043 ± 0.006 at the open decisions, docs/strength.md, "Lost Ranks:
+    the ceiling"); 4 players the fast policy (not measured there)."""
 
     infer_draws = 1
     """Command of Two: sampled worlds drawn per world searched, one kept with a weight of
@@ -168,6 +182,8 @@ class LostRanksKnowledge(Knowledge):
         self.odds = MatchOdds(game)
         self._red_values: dict[tuple[int, ...], float] = {}
         self._logs: tuple[Observation, RoundLog | None] | None = None
+        if game.num_players == 2:
+            self.leaf_policy = "heuristic"
 
     def sample_world(self, obs: Observation, rng: random.Random) -> State:
         """``resample``; in Command of Two with :attr:`infer_draws` > 1, the best
@@ -210,6 +226,8 @@ class LostRanksKnowledge(Knowledge):
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
         assert isinstance(state, LostRanksState)
+        if self.leaf_policy == "heuristic":
+            return heuristic_move(state, rng)
         return policy_move(state, state.legal_actions(), rng)
 
     def evaluate(self, state: State) -> list[float]:
