@@ -23,9 +23,10 @@
   from the phantom deck 40 % of the time.  A small share of moves is random.  Played as
   a bot on one sampled world per move it wins 0.88 of 4-player matches and 0.63 of
   Command of Two matches against random on seeds 0–199 (the policy it replaced: 0.70
-  and 0.45).  With :attr:`LostRanksKnowledge.leaf_policy` ``"heuristic"`` the kernel's
-  leaf play-outs are the heuristic bot itself, compiled (docs/strength.md, "Lost Ranks:
-  the ceiling").
+  and 0.45).  Command of Two plays the heuristic bot itself instead
+  (:attr:`LostRanksKnowledge.leaf_policy` ``"heuristic"``: compiled in the kernel, the
+  bot's decisions in Python), which gains more at the decisions that matter than
+  knowing every hidden card would (docs/strength.md, "Lost Ranks: the ceiling").
 
 Which cards each seat may still hold (voids shown by not following suit, LR-7,
 LR-20; phantom cards) is the game's own ``resample``.  **Inference from play** (Command of
