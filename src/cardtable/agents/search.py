@@ -396,6 +396,7 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
     random_rollout = params.rollout == "random"
     # The game's compiled policy play-out, where its knowledge has one (the same policy).
     fast = None if random_rollout or not params.kernel else _kernel_playout(kn)
+    batch: KernelBatch | None = None if fast is None else getattr(kn, "kernel_playouts", None)
     race: float | None = getattr(kn, "race_z", None)
     deadline = start + params.seconds if params.seconds is not None else math.inf
     steps = playout_moves = 0
@@ -411,15 +412,20 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             root_round = kn.round_of(world)
         play_seed = rng.getrandbits(64)
         results = []
-        for a in remaining:
-            w = world.clone()
-            w.apply_action(a)
-            compiled = None if fast is None else fast(w, root_round, me, play_seed)
-            if compiled is None:
-                moves = _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
-                v = kn.evaluate(w)[me]
+        # one kernel call for all root moves of the world, where the knowledge has one
+        played = None if batch is None else batch(world, remaining, root_round, me)
+        for i, a in enumerate(remaining):
+            if played is not None:
+                v, moves = played[i]
             else:
-                v, moves = compiled
+                w = world.clone()
+                w.apply_action(a)
+                compiled = None if fast is None else fast(w, root_round, me, play_seed)
+                if compiled is None:
+                    moves = _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
+                    v = kn.evaluate(w)[me]
+                else:
+                    v, moves = compiled
             steps += moves
             playout_moves += moves
             stats.visits[a] += 1
@@ -457,6 +463,13 @@ KernelValues = Callable[[State, int, int, int], "tuple[list[float], int] | None"
 """A knowledge's ``kernel_values(world, root_round, me, seed)``: the compiled policy
 play-out of ``world`` to the cut-off (its random numbers from ``seed``), the per-seat
 values there and the moves played, or ``None`` where the kernel does not play the game."""
+
+
+KernelBatch = Callable[[State, list[int], int, int], "list[tuple[float, int]] | None"]
+"""A knowledge's ``kernel_playouts(world, actions, root_round, me)`` (Lost Cities): the
+compiled play-outs of a root world after each of the root ``actions``, in one call —
+``me``'s value and the moves played for each, as its ``kernel_playout`` would give them
+one by one, or ``None`` where the kernel does not play the game."""
 
 
 def _kernel_playout(kn: Knowledge) -> Callable[[State, int, int, int], tuple[float, int] | None] | None:

@@ -18,7 +18,9 @@ adds lives in one small module per game, behind the :class:`Knowledge` interface
   from the real :class:`Observation` only (the game's heuristic bot);
 * optionally ``kernel_values(world, root_round, me, seed)`` (Lost Ranks, Ранг) or
   ``kernel_playout(world, root_round, me)`` (Lost Cities) — the same play-out policy in
-  the game's compiled kernel, ``None`` where the kernel does not play the game's rules.
+  the game's compiled kernel, ``None`` where the kernel does not play the game's rules;
+  and ``kernel_playouts(world, actions, root_round, me)`` (Lost Cities) — the flat
+  search's play-outs of every root move of one world in one kernel call.
 
 Which cards each seat can still hold is the game's own ``State.resample`` (LC-8
 known cards, LR-20 voids, RG-9): the search never reads the true state.

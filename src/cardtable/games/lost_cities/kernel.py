@@ -23,8 +23,8 @@ match vector (counting into a second array made applying a move about a fifth sl
 the round's end is called from the loop rather than from the applied move, and
 neither the random seats nor the heuristic's decisions list (or sort) the moves.
 
-Entries: :func:`play_many` (the lab's batches), :func:`export` and :func:`play_outs`
-(the search: play-outs from a determinised state), :func:`new_match`,
+Entries: :func:`play_many` (the lab's batches), :func:`export`, :func:`play_outs` and
+:func:`heuristic_rounds` (the search: play-outs from a determinised state), :func:`new_match`,
 :func:`legal_actions`, :func:`apply_action` and :func:`heuristic_action` (step by
 step, for the verification against the engine).
 """
@@ -497,6 +497,34 @@ def heuristic_round(start: Vector, styles: npt.NDArray[np.float64]) -> tuple[int
     actions played — the search's play-out (:mod:`cardtable.games.lost_cities.knowledge`)."""
     a, b, moves = _heuristic_round(start, styles)
     return int(a), int(b), int(moves)
+
+
+@njit
+def _heuristic_rounds(start: Vector, actions: Vector, styles: npt.NDArray[np.float64], totals: Vector,
+                      moves: Vector) -> None:
+    none = np.empty((0, 12 * start[COLORS]), dtype=np.int64)
+    round_scores = np.zeros((start[ROUNDS], 2), dtype=np.int64)
+    events = np.zeros((2, len(EVENTS)), dtype=np.int64)
+    both = np.ones(2, dtype=np.int64)
+    first = start[ROUND]
+    for i in range(actions.shape[0]):
+        s = start.copy()
+        _step(s, actions[i], none, round_scores)
+        if s[CUR] >= 0 and s[ROUND] == first:
+            _play(s, none, both, styles, True, round_scores, events)
+        totals[i, 0], totals[i, 1], moves[i] = s[TOTALS], s[TOTALS + 1], s[ACTIONS] - start[ACTIONS] - 1
+
+
+def heuristic_rounds(start: Vector, actions: Sequence[int],
+                     styles: npt.NDArray[np.float64]) -> tuple[Vector, Vector]:
+    """:func:`heuristic_round` after each of the legal ``actions`` in turn, in one call:
+    the flat search's play-outs of one world, every root move from the same ``start``.
+    Returns the match totals at the end of the round (one row per action) and the
+    moves played after the action (none when the action itself ends the round)."""
+    chosen = np.asarray(actions, dtype=np.int64)
+    totals, moves = np.zeros((len(chosen), 2), np.int64), np.zeros(len(chosen), np.int64)
+    _heuristic_rounds(start, chosen, styles, totals, moves)
+    return totals, moves
 
 
 def export(state: LostCitiesState) -> Vector:

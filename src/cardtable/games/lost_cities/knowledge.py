@@ -34,7 +34,7 @@ import dataclasses
 import math
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -195,6 +195,23 @@ class LostCitiesKnowledge(Knowledge):
         rounds = self.game.config.rounds
         v = self._value(a - b, rounds - world.round_index - 1, world.round_index + 1 >= rounds)
         return (v if me == 0 else -v), moves
+
+    def kernel_playouts(self, world: State, actions: Sequence[int], root_round: int,
+                        me: int) -> list[tuple[float, int]] | None:
+        """:meth:`kernel_playout` after each root move of ``actions`` in ``world`` (a world
+        at the root, before the move), all in one kernel call
+        (:func:`~cardtable.games.lost_cities.kernel.heuristic_rounds`): the flat search's
+        play-outs of one world, with one export and no clone per move.  The same values
+        and move counts as one :meth:`kernel_playout` per move; ``None`` where that one is."""
+        kernel = self.kernel
+        if kernel is None:
+            return None
+        assert isinstance(world, LostCitiesState)
+        totals, moves = kernel.heuristic_rounds(kernel.export(world), actions, self._kernel_styles(kernel, me))
+        rounds = self.game.config.rounds
+        sign = 1.0 if me == 0 else -1.0
+        left, over = rounds - root_round - 1, root_round + 1 >= rounds
+        return [(sign * self._value(int(a) - int(b), left, over), int(n)) for (a, b), n in zip(totals, moves)]
 
     def keep_confidence(self, obs: Observation) -> float:
         return self.keep_z
