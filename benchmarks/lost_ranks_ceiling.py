@@ -144,12 +144,10 @@ def main() -> None:
         game = load_game("lost-ranks", players=args.players)
         with open(args.points, "rb") as f:
             points = pickle.load(f)
+    from lost_ranks_open_points import emit
+
     for spec in args.entries:
-        row = score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec)
-        print(json.dumps({k: v for k, v in row.items() if k != "gains"}), flush=True)
-        if args.out:
-            with open(args.out, "a") as f:
-                f.write(json.dumps(row) + "\n")
+        emit(score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec), args.out)
 
 
 if __name__ == "__main__":

@@ -175,11 +175,15 @@ def main() -> None:
     with open(args.points, "rb") as f:
         points = pickle.load(f)
     for spec in args.entries:
-        row = score(game, points, spec)
-        print(json.dumps({k: v for k, v in row.items() if k != "gains"}), flush=True)
-        if args.out:
-            with open(args.out, "a") as f:
-                f.write(json.dumps(row) + "\n")
+        emit(score(game, points, spec), args.out)
+
+
+def emit(row: dict[str, Any], out: str | None) -> None:
+    """Print ``row`` without its per-decision gains; append it whole to file ``out``."""
+    print(json.dumps({k: v for k, v in row.items() if k != "gains"}), flush=True)
+    if out:
+        with open(out, "a") as f:
+            f.write(json.dumps(row) + "\n")
 
 
 if __name__ == "__main__":
