@@ -366,6 +366,36 @@ def _halve(remaining: list[int], stats: RootStats) -> list[int]:
     return survivors
 
 
+def _world_playouts(
+    world: State,
+    moves: list[int],
+    kn: Knowledge,
+    root_round: int,
+    me: int,
+    play_seed: int,
+    batch: KernelBatch | None,
+    fast: Callable[[State, int, int, int], tuple[float, int] | None] | None,
+    random_rollout: bool,
+) -> list[tuple[float, int]]:
+    """(value for ``me``, play-out moves) of each root move in ``moves`` played out in
+    ``world``: one kernel call for all of them where the knowledge has one, else one
+    play-out per move from the same seed (compiled where possible)."""
+    played = None if batch is None else batch(world, moves, root_round, me)
+    if played is not None:
+        return played
+    out: list[tuple[float, int]] = []
+    for a in moves:
+        w = world.clone()
+        w.apply_action(a)
+        compiled = None if fast is None else fast(w, root_round, me, play_seed)
+        if compiled is None:
+            length = _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
+            out.append((kn.evaluate(w)[me], length))
+        else:
+            out.append(compiled)
+    return out
+
+
 def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> RootStats:
     """Flat determinized Monte Carlo with common worlds and sequential halving.
 
@@ -412,20 +442,8 @@ def _pimc(obs: Observation, params: SearchParams, seed: int, kn: Knowledge) -> R
             root_round = kn.round_of(world)
         play_seed = rng.getrandbits(64)
         results = []
-        # one kernel call for all root moves of the world, where the knowledge has one
-        played = None if batch is None else batch(world, remaining, root_round, me)
-        for i, a in enumerate(remaining):
-            if played is not None:
-                v, moves = played[i]
-            else:
-                w = world.clone()
-                w.apply_action(a)
-                compiled = None if fast is None else fast(w, root_round, me, play_seed)
-                if compiled is None:
-                    moves = _playout(w, kn, root_round, random.Random(play_seed), random_rollout, me)
-                    v = kn.evaluate(w)[me]
-                else:
-                    v, moves = compiled
+        played = _world_playouts(world, remaining, kn, root_round, me, play_seed, batch, fast, random_rollout)
+        for a, (v, moves) in zip(remaining, played):
             steps += moves
             playout_moves += moves
             stats.visits[a] += 1
