@@ -320,6 +320,29 @@ def test_options_are_checked() -> None:
     assert ISMCTSAgent(game, iterations=10).params.seconds is None
 
 
+def test_leaf_option_picks_who_plays_the_play_outs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hard:leaf=heuristic``: the heuristic bot plays the play-outs of that agent only (the
+    game's shared knowledge keeps its default); a game without the choice says which it has."""
+    for name, options in (("rank", {"players": 4}), ("lost-ranks", {"players": 4})):
+        game = load_game(name, **options)
+        agent = make_agent("hard:leaf=heuristic", game)
+        assert agent.knowledge.leaf_policy == "heuristic"
+        assert knowledge_for(game).leaf_policy == "rollout"
+        assert make_agent("hard:leaf=heuristic", game).knowledge is agent.knowledge
+        assert make_agent("hard:leaf=rollout", game).knowledge is knowledge_for(game)
+    with pytest.raises(ValueError, match="can be played by 'rollout', not 'heuristic'"):
+        make_agent("hard:leaf=heuristic", load_game("lost-cities"))
+    state = _decision_point("rank", {"players": 4}, seed=3, moves=6)
+    agent = ISMCTSAgent(state.game, seed=1, iterations=12, leaf="heuristic", kernel=False)
+    asked = []
+    original = type(agent.knowledge).prior
+    monkeypatch.setattr(type(agent.knowledge), "prior",
+                        lambda self, obs, seed: asked.append(obs.player) or original(self, obs, seed))
+    obs = Observation.of(state)
+    assert agent.act(obs) in obs.legal_actions
+    assert len(asked) > 12  # the Python play-outs asked the bot for their moves
+
+
 def test_random_rollouts_and_root_parallelism() -> None:
     state = _decision_point("rank", {"players": 3}, seed=7, moves=4)
     agent = ISMCTSAgent(state.game, seed=1, iterations=20, rollout="random", mode="ismcts", jobs=2)

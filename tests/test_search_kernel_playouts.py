@@ -163,6 +163,36 @@ def test_rank_kernel_plays_the_python_policy_move_for_move(players: int) -> None
         assert [int(a) for a in played[:count]] == moves, seed
 
 
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_rank_heuristic_playouts_are_the_compiled_heuristic_move_for_move(players: int) -> None:
+    """``leaf=heuristic``: every move of the kernel's heuristic play-out is the compiled
+    heuristic's choice (:func:`~cardtable.games.rank.kernel.heuristic_action`) on the
+    position reached, with the tie-breaking numbers numpy draws from the same seed; the
+    engine accepts every move (RG-4 … RG-8) and ends the game with the kernel's order out
+    (RG-6, RG-7)."""
+    game = Rank(players=players)
+    for seed in range(30):
+        state = played_in(game.new_state(seed=seed), seed % 25, seed)
+        if state.is_terminal():
+            continue
+        if seed % 2:
+            state = Observation.of(state).sample_state(random.Random(seed))
+        vector = rank_kernel.export(state)
+        played = np.full(4000, -1, dtype=np.int64)
+        count = rank_kernel.policy_game(vector.copy(), seed, played, True)
+        np.random.seed(seed)
+        events = np.zeros((players, len(rank_kernel.EVENTS)), dtype=np.int64)
+        for a in played[:count]:
+            noise = np.random.random(14)
+            assert rank_kernel.heuristic_action(vector, noise) == a, seed
+            assert a in state.legal_actions(), seed
+            rank_kernel.apply_action(vector, int(a), events)
+            state.apply_action(int(a))
+        assert state.is_terminal(), seed
+        orders = rank_kernel.heuristic_playouts(state.clone(), seed, 1)[1]
+        assert orders == [[int(x) for x in state.result()["order"]]]  # a finished game: its own order
+
+
 def agree(python: list[float], kernel: list[float]) -> bool:
     """The two samples' means differ by less than four standard errors of the difference."""
     def var(xs: list[float]) -> float:

@@ -130,6 +130,11 @@ class SearchParams:
     one and numba is installed (``kernel_values``, in the flat search also
     ``kernel_playout``: the same policy, many times faster); ``False``: always in the
     Python engine."""
+    leaf: str | None = None
+    """Who plays the play-outs where the game offers a choice (its knowledge's
+    :attr:`~cardtable.agents.knowledge.Knowledge.leaf_policies`: Lost Ranks and Ранг
+    ``"rollout"``, the fast play-out policy, or ``"heuristic"``, the heuristic bot;
+    ``None``: the game's default, its ``leaf_policy``)."""
     root_actions: tuple[int, ...] | None = None
     """Flat search: the root moves to compare (``None``: the game's short list, else every
     legal move).  The move analysis passes every legal move; the tree search always
@@ -276,6 +281,8 @@ def search(obs: Observation, params: SearchParams, seed: int, knowledge: Knowled
     A root with a single legal action returns at once (no iterations, no steps);
     one with none is a ``ValueError``."""
     kn = knowledge if knowledge is not None else knowledge_for(obs.game)
+    if params.leaf is not None:
+        kn = kn.with_leaf_policy(params.leaf)
     if not obs.legal_actions:
         raise ValueError(f"nothing to search: seat {obs.player} has no legal action (it is not its turn)")
     if len(obs.legal_actions) == 1:
@@ -676,6 +683,8 @@ class ISMCTSAgent(Agent):
         self.params = SearchParams(**settings)
         self.jobs = jobs
         self.knowledge = knowledge_for(game)
+        if self.params.leaf is not None:
+            self.knowledge = self.knowledge.with_leaf_policy(self.params.leaf)
         self._pool: Executor | None = None
         self.last: RootStats | None = None
         """The root statistics of the last decision (for hints and tests)."""

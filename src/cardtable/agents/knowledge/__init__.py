@@ -28,6 +28,7 @@ known cards, LR-20 voids, RG-9): the search never reads the true state.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -49,10 +50,30 @@ class Knowledge:
     world_pool: int | None = None
     """Reuse at most this many sampled worlds per search (``None``: a fresh one each
     iteration); set where the game's sampler costs more than a play-out."""
+    leaf_policies: tuple[str, ...] = ("rollout",)
+    """Who can play the play-outs in this game: ``"rollout"`` (:meth:`rollout_action`, the
+    fast play-out policy) and, where the game offers it, ``"heuristic"`` (the heuristic bot
+    itself, compiled in the kernel)."""
+    leaf_policy: str = "rollout"
+    """The one of :attr:`leaf_policies` the search plays (the search's option ``leaf``
+    picks another: :meth:`with_leaf_policy`)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
         self._prior_agent: Agent | None = None
+
+    def with_leaf_policy(self, name: str) -> Knowledge:
+        """This knowledge with ``name`` playing the play-outs (itself if it already does;
+        else a twin, made once, that shares everything else)."""
+        twins: dict[str, Knowledge] = self.__dict__.setdefault("_twins", {self.leaf_policy: self})
+        got = twins.get(name)
+        if got is None:
+            if name not in self.leaf_policies:
+                raise ValueError(f"{self.game.name} play-outs can be played by {' or '.join(map(repr, self.leaf_policies))}, "
+                                 f"not {name!r}")
+            got = twins[name] = copy.copy(self)
+            got.leaf_policy = name
+        return got
 
     @property
     def kernel(self) -> Any:

@@ -162,6 +162,7 @@ class LostRanksKnowledge(Knowledge):
     values averaged: in the kernel a play-out costs less than the tree's descent to the
     leaf, so each descent buys a less noisy estimate."""
 
+    leaf_policies = ("rollout", "heuristic")
     leaf_policy = "rollout"
     """Who plays the play-outs: ``"rollout"`` (the fast play-out policy of
     :mod:`~cardtable.games.lost_ranks.rollout`) or ``"heuristic"`` (the heuristic bot

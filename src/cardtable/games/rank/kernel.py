@@ -417,7 +417,7 @@ def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
 from cardtable.games.rank import rollout  # noqa: E402
 from cardtable.games.rank.rules import RankState  # noqa: E402
 
-search_njit = njit_keyed(bits, rules, rollout)
+search_njit = njit_keyed(bits, rules, rollout, decisions)
 
 
 @search_njit
@@ -435,13 +435,17 @@ rollout_move = _rollout["rollout_move"]
 
 
 @search_njit
-def _policy_game(s: Vector, played: Vector) -> int:
-    """Play ``s`` to the end of the game with the search's play-out policy; the actions go
-    to ``played`` (as many as fit).  Returns how many were applied."""
+def _policy_game(s: Vector, played: Vector, heuristic: bool) -> int:
+    """Play ``s`` to the end of the game with the search's play-out policy (with
+    ``heuristic``: the compiled heuristic, :func:`_heuristic`, in every seat); the actions
+    go to ``played`` (as many as fit).  Returns how many were applied."""
     events = np.zeros((s[PLAYERS], len(EVENTS)), dtype=np.int64)
     moves = 0
     while s[CUR] >= 0:
-        a = rollout_move(s[MASK], s[ANTI] != 0, 0)
+        if heuristic:
+            a = _heuristic(s, np.random.random(14))
+        else:
+            a = rollout_move(s[MASK], s[ANTI] != 0, 0)
         if moves < played.shape[0]:
             played[moves] = a
         _apply(s, a, events)
@@ -450,15 +454,15 @@ def _policy_game(s: Vector, played: Vector) -> int:
 
 
 @search_njit
-def policy_game(s: Vector, seed: int, played: Vector) -> int:
+def policy_game(s: Vector, seed: int, played: Vector, heuristic: bool = False) -> int:
     """:func:`_policy_game` of ``s`` in place, numba's generator seeded with ``seed``."""
     np.random.seed(seed)
-    moves: int = _policy_game(s, played)
+    moves: int = _policy_game(s, played, heuristic)
     return moves
 
 
 @search_njit
-def policy_games(s: Vector, seed: int, orders: Vector) -> int:
+def policy_games(s: Vector, seed: int, orders: Vector, heuristic: bool = False) -> int:
     """``orders.shape[0]`` play-outs of copies of ``s`` by :func:`_policy_game`, numba's
     generator seeded once with ``seed``; row ``i`` of ``orders`` gets play-out ``i``'s
     seats in the order they went out, the loser last (RG-6, RG-7).  Returns the actions
@@ -468,7 +472,7 @@ def policy_games(s: Vector, seed: int, orders: Vector) -> int:
     n, moves = s[PLAYERS], 0
     for i in range(orders.shape[0]):
         t = s.copy()
-        moves += _policy_game(t, none)
+        moves += _policy_game(t, none, heuristic)
         for j in range(n):
             orders[i, j] = t[ORDER + j]
     return moves
@@ -511,9 +515,15 @@ def export(state: RankState) -> Vector:
     return v
 
 
-def policy_playouts(state: RankState, seed: int, n: int) -> tuple[int, list[list[int]]]:
+def policy_playouts(state: RankState, seed: int, n: int, *, heuristic: bool = False) -> tuple[int, list[list[int]]]:
     """``n`` policy play-outs of ``state`` to the end of the game in the kernel
-    (:func:`policy_games`): the actions applied in all and each play-out's order out."""
+    (:func:`policy_games`; with ``heuristic`` the compiled heuristic plays every seat):
+    the actions applied in all and each play-out's order out."""
     orders = np.zeros((n, state.game.num_players), dtype=np.int64)
-    moves = int(policy_games(export(state), seed, orders))
+    moves = int(policy_games(export(state), seed, orders, heuristic))
     return moves, orders.tolist()
+
+
+def heuristic_playouts(state: RankState, seed: int, n: int) -> tuple[int, list[list[int]]]:
+    """:func:`policy_playouts` with the compiled heuristic in every seat."""
+    return policy_playouts(state, seed, n, heuristic=True)

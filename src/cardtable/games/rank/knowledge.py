@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.rank import RankState
 from cardtable.games.rank.rollout import rollout_move
@@ -46,6 +47,13 @@ class RankKnowledge(Knowledge):
     their values averaged: the exact constrained deal of a world costs far more than a
     compiled play-out, so each world is played out several times."""
 
+    leaf_policies = ("rollout", "heuristic")
+    leaf_policy = "rollout"
+    """Who plays the play-outs: ``"rollout"`` (the escape-keeping policy above) or
+    ``"heuristic"`` (the heuristic bot itself: in the kernel compiled,
+    :func:`~cardtable.games.rank.kernel.heuristic_playouts`, in Python the bot on the
+    seat's view of the sampled world)."""
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
         n = game.num_players
@@ -67,6 +75,10 @@ class RankKnowledge(Knowledge):
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
         assert isinstance(state, RankState)
+        if self.leaf_policy == "heuristic":
+            choice = self.prior(Observation.of(state, state.current_player()), rng.getrandbits(63))
+            if choice is not None:
+                return choice
         return rollout_move(state.legal_mask, state.anti_rank, rng)
 
     def kernel_values(self, world: State, root_round: int, me: int, seed: int) -> tuple[list[float], int] | None:
@@ -81,7 +93,8 @@ class RankKnowledge(Knowledge):
         assert isinstance(world, RankState)
         if world.is_terminal():
             return self.evaluate(world), 0
-        moves, orders = kernel.policy_playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
+        playouts = kernel.heuristic_playouts if self.leaf_policy == "heuristic" else kernel.policy_playouts
+        moves, orders = playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
         n = self.game.num_players
         totals = [0.0] * n
         for order in orders:
