@@ -10,7 +10,7 @@ observation (the other seats of a match get the ordinary one).
 
 ``open POINTS ENTRY…``
     The gain and regret at the open decisions of
-    :mod:`lost_ranks_open_points` (same scoring, same decisions: paired with its rows).
+    :mod:`open_points` (same scoring, same decisions: paired with its rows).
 ``replay RESULTS ENTRY…``
     Replays an arena results file's matches (the lab's SQLite or the arena's JSON) (same deal seeds, same seating) with ``ENTRY``
     in the seats of the file's first entry and the file's other entries unchanged; prints
@@ -98,8 +98,8 @@ def stored_matches(path: str) -> tuple[list[str], list[tuple[int, list[int], lis
 
 def replay(path: str, spec: str) -> dict[str, Any]:
     """The matches of results file ``path`` replayed with ``spec`` (its ``|key=value``
-    knowledge settings as in :mod:`lost_ranks_open_points`) in its first entry's seats."""
-    from lost_ranks_open_points import knowledge_settings
+    knowledge settings as in :mod:`open_points`) in its first entry's seats."""
+    from open_points import knowledge_settings
 
     agents, rows = stored_matches(path)
     game = load_game("lost-ranks", players=len(rows[0][1]))
@@ -139,12 +139,12 @@ def main() -> None:
     r.add_argument("--out", default=None)
     args = parser.parse_args()
     if args.command == "open":
-        from lost_ranks_open_points import score
+        from open_points import score
 
         game = load_game("lost-ranks", players=args.players)
         with open(args.points, "rb") as f:
             points = pickle.load(f)
-    from lost_ranks_open_points import emit
+    from open_points import emit
 
     for spec in args.entries:
         emit(score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec), args.out)

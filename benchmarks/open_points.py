@@ -1,34 +1,39 @@
-"""Lost Ranks: how much a search entry gains over the heuristic where a move matters.
+"""Lost Ranks and Ранг: how much a search entry gains over the heuristic where a move matters.
 
 Match results resolve the search's gains poorly in Command of Two: most decisions cannot
 change the round (the deal decides it, or the match is already decided), so two entries
-play the same matches most of the time (docs/strength.md).  This measure spends the
-search's time only where a move matters:
+play the same matches most of the time (docs/strength.md); in Ранг a tenth of the games
+are lost whatever the seat does.  This measure spends the search's time only where a
+move matters (``--game lost-ranks``, the default, or ``--game rank``; ``--players``):
 
 ``collect``
     Heuristic self-play (every seat the heuristic bot).  At a decision with a choice
     (looked at with chance ``--share``), every legal move is played on the *true* deal
-    and continued by the heuristic to the end of the round (both seats with the same
-    fresh seeds for every move); the mover's value there is the search's own
-    (:meth:`~cardtable.games.lost_ranks.knowledge.LostRanksKnowledge.evaluate`: the
-    chance to win the match from the totals, in ``[-1, 1]``).  A decision is *open* when
-    these values differ between moves; the open ones are saved (pickled states).
+    and continued by the heuristic to the search's cut-off — the end of the round in
+    Lost Ranks, of the game in Ранг — (every seat with the same fresh seeds for every
+    move; ``--continuations K`` such continuations per move, their values averaged); the
+    mover's value there is the search's own (the knowledge's ``evaluate``: in Lost Ranks
+    the chance to win the match from the totals, in Ранг the place out, both in
+    ``[-1, 1]``).  A decision is *open* when these values differ between moves; the open
+    ones are saved (pickled states).
 ``score``
     Each entry chooses at every open decision from the seat's observation only; its gain
     there is the true-deal value of its move minus that of the heuristic's move (what the
     self-play played), its regret the best move's value minus its move's.  Printed per
     entry: the mean gain with its standard error, the regret, how often it played the
     heuristic's move, CPU seconds and the load average (JSON lines, also appended to
-    ``--out``).  ``ENTRY|leaf=K`` sets the knowledge's ``leaf_playouts`` for that entry,
+    ``--out``).  ``ENTRY|playouts=K`` sets the knowledge's ``leaf_playouts`` for that entry,
     ``|infer=K`` its ``infer_draws``, ``|miss=X`` its ``infer_miss`` (inference from play) and
-    ``|policy=heuristic`` its ``leaf_policy``.
+    ``|policy=heuristic`` its ``leaf_policy`` (for every entry of the game; the search's own
+    option ``leaf=heuristic`` does it for one agent only).
 
 The gain is the one-step improvement over the heuristic on the deal as it was: it is
 unbiased for "better than the heuristic's move if the heuristic plays on", and each entry
 is scored on the same decisions (paired).  Tuning and evaluation use different seeds::
 
-    python benchmarks/lost_ranks_open_points.py collect points.pkl --seed 9000 --matches 60
-    python benchmarks/lost_ranks_open_points.py score points.pkl heuristic ismcts:seconds=0.1:cpu=true
+    python benchmarks/open_points.py collect points.pkl --seed 9000 --matches 60
+    python benchmarks/open_points.py score points.pkl heuristic ismcts:seconds=0.1:cpu=true
+    python benchmarks/open_points.py --game rank --players 4 collect rank.pkl --seed 9000 --matches 40 --continuations 8
 """
 
 from __future__ import annotations
@@ -46,17 +51,18 @@ from contextlib import contextmanager
 from typing import Any
 
 from cardtable.agents import Agent, Observation, make_agent
-from cardtable.agents.knowledge import knowledge_for
-from cardtable.games.lost_ranks import LostRanksState
-from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
-from cardtable.protocol import Game
+from cardtable.agents.knowledge import Knowledge, knowledge_for
+from cardtable.protocol import Game, State
 from cardtable.registry import load_game
 
+GAMES = ("lost-ranks", "rank")
 
-def round_end_values(game: Game, kn: LostRanksKnowledge, state: LostRanksState, seed: int) -> list[float]:
-    """Each seat's value at the end of ``state``'s round, the heuristic playing every seat."""
+
+def cutoff_values(game: Game, kn: Knowledge, state: State, seed: int) -> list[float]:
+    """Each seat's value at the search's cut-off after ``state`` (the end of its round in
+    Lost Ranks, of the game in Ранг), the heuristic playing every seat."""
     bots = [make_agent("heuristic", game, seed=seed * 1000 + 500 + s) for s in range(game.num_players)]
-    root_round = state.round_index
+    root_round = kn.round_of(state)
     while not kn.cutoff(state, root_round):
         q = state.current_player()
         legal = state.legal_actions()
@@ -64,16 +70,16 @@ def round_end_values(game: Game, kn: LostRanksKnowledge, state: LostRanksState, 
     return kn.evaluate(state)
 
 
-def collect(game: Game, first: int, matches: int, share: float) -> tuple[list[dict[str, Any]], int]:
+def collect(game: Game, first: int, matches: int, share: float,
+            continuations: int = 1) -> tuple[list[dict[str, Any]], int]:
     """The open decisions of ``matches`` heuristic self-play matches from seed ``first``,
-    and the number of decisions looked at."""
+    and the number of decisions looked at (each move's value the mean of
+    ``continuations`` heuristic continuations)."""
     kn = knowledge_for(game)
-    assert isinstance(kn, LostRanksKnowledge)
     points: list[dict[str, Any]] = []
     looked = 0
     for seed in range(first, first + matches):
         state = game.new_state(seed=seed)
-        assert isinstance(state, LostRanksState)
         rng = random.Random(seed)
         bots = [make_agent("heuristic", game, seed=seed * 1000 + s) for s in range(game.num_players)]
         while not state.is_terminal():
@@ -87,9 +93,12 @@ def collect(game: Game, first: int, matches: int, share: float) -> tuple[list[di
                 looked += 1
                 values: dict[int, float] = {}
                 for a in legal:
-                    world = state.clone()
-                    world.apply_action(a)
-                    values[a] = round(round_end_values(game, kn, world, seed)[q], 9)
+                    total = 0.0
+                    for c in range(continuations):
+                        world = state.clone()
+                        world.apply_action(a)
+                        total += cutoff_values(game, kn, world, seed + 7919 * c)[q]
+                    values[a] = round(total / continuations, 9)
                 if len(set(values.values())) > 1:
                     points.append({"seed": seed, "state": state.clone(), "player": q, "heuristic": move,
                                    "values": values})
@@ -98,7 +107,7 @@ def collect(game: Game, first: int, matches: int, share: float) -> tuple[list[di
 
 
 KNOWLEDGE_SETTINGS: dict[str, tuple[str, type]] = {
-    "leaf": ("leaf_playouts", int), "infer": ("infer_draws", int), "miss": ("infer_miss", float),
+    "playouts": ("leaf_playouts", int), "infer": ("infer_draws", int), "miss": ("infer_miss", float),
     "policy": ("leaf_policy", str)}
 """``ENTRY|key=value`` suffixes: the knowledge attribute each sets and its type."""
 
@@ -109,11 +118,12 @@ def knowledge_settings(game: Game, spec: str) -> Iterator[str]:
     game's shared knowledge while the block runs; yields the plain entry."""
     entry, *extra = spec.split("|")
     kn = knowledge_for(game)
-    assert isinstance(kn, LostRanksKnowledge)
-    kept = {attr: getattr(kn, attr) for attr, _ in KNOWLEDGE_SETTINGS.values()}
+    kept = {attr: getattr(kn, attr) for attr, _ in KNOWLEDGE_SETTINGS.values() if hasattr(kn, attr)}
     try:
         for key, text in (kv.split("=") for kv in extra):
             attr, kind = KNOWLEDGE_SETTINGS[key]
+            if attr not in kept:
+                raise SystemExit(f"{spec}: the {game.name} search has no {attr} (|{key}=…)")
             setattr(kn, attr, kind(text))
         yield entry
     finally:
@@ -150,23 +160,26 @@ def score(game: Game, points: list[dict[str, Any]], spec: str,
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--game", choices=GAMES, default="lost-ranks")
+    parser.add_argument("--players", type=int, default=None, help="default: 2 in Lost Ranks, 4 in Ранг")
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect")
     c.add_argument("points")
     c.add_argument("--seed", type=int, required=True)
     c.add_argument("--matches", type=int, default=60)
     c.add_argument("--share", type=float, default=0.5)
+    c.add_argument("--continuations", type=int, default=1, help="heuristic continuations per move (values averaged)")
     s = sub.add_parser("score")
     s.add_argument("points")
     s.add_argument("entries", nargs="+")
     s.add_argument("--out", default=None)
     args = parser.parse_args()
-    game = load_game("lost-ranks", players=args.players)
+    players = args.players if args.players is not None else 2 if args.game == "lost-ranks" else 4
+    game = load_game(args.game, players=players)
     game.new_state(seed=0)
     if args.command == "collect":
         start = time.process_time()
-        points, looked = collect(game, args.seed, args.matches, args.share)
+        points, looked = collect(game, args.seed, args.matches, args.share, args.continuations)
         with open(args.points, "wb") as f:
             pickle.dump(points, f)
         print(f"{len(points)} open decisions of {looked} looked at ({args.matches} matches from seed {args.seed}); "

@@ -1,0 +1,62 @@
+"""The open-decision benchmark (``benchmarks/open_points.py``) on both of its games.
+
+It measures the search where a move matters: a decision is *open* when the legal moves,
+each continued by the heuristic on the true deal to the search's cut-off, end with
+different values for the mover.  These checks keep its two halves honest on a few
+games: the saved values are what a fresh continuation gives, and an entry's gain is its
+move's value minus the heuristic's.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardtable.agents.knowledge import knowledge_for
+from cardtable.registry import load_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _open_points() -> Any:
+    spec = importlib.util.spec_from_file_location("open_points", ROOT / "benchmarks" / "open_points.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(("name", "players"), [("rank", 4), ("lost-ranks", 2)])
+def test_open_decisions_and_their_scores(name: str, players: int) -> None:
+    bench = _open_points()
+    game = load_game(name, players=players)
+    kn = knowledge_for(game)
+    points, looked = bench.collect(game, 9000, 2, 1.0, continuations=2)
+    assert 0 < len(points) <= looked
+    for point in points[:5]:
+        values = point["values"]
+        assert len(set(values.values())) > 1 and point["heuristic"] in values
+        move = next(iter(values))
+        total = 0.0
+        for c in range(2):  # the value is the mean of the continuations, recomputed here
+            world = point["state"].clone()
+            world.apply_action(move)
+            total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c)[point["player"]]
+        assert values[move] == round(total / 2, 9)
+    row = bench.score(game, points, "random")
+    assert row["points"] == len(points) == len(row["gains"])
+    assert row["regret"] >= 0 and abs(row["gain"]) <= 2
+
+
+def test_a_setting_the_game_lacks_is_refused() -> None:
+    bench = _open_points()
+    game = load_game("rank", players=4)
+    with pytest.raises(SystemExit, match="no infer_draws"):
+        with bench.knowledge_settings(game, "heuristic|infer=4"):
+            pass
+    assert not hasattr(knowledge_for(game), "infer_draws")
