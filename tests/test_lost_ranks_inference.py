@@ -10,14 +10,13 @@ to the agent it wraps.
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from benchkit import load_benchmark
 
 pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (pip install 'cardtable[fast]')")
 
@@ -135,12 +134,7 @@ def test_weighted_worlds_are_worlds_of_the_view() -> None:
 
 
 def _ceiling() -> Any:
-    spec = importlib.util.spec_from_file_location("lost_ranks_ceiling", ROOT / "benchmarks" / "lost_ranks_ceiling.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("lost_ranks_ceiling")
 
 
 class _Recorder(Agent):

@@ -9,26 +9,17 @@ move's value minus the heuristic's.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from typing import Any
+from types import ModuleType
 
 import pytest
+from benchkit import load_benchmark
 
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.registry import load_game
 
-ROOT = Path(__file__).resolve().parents[1]
 
-
-def _open_points() -> Any:
-    spec = importlib.util.spec_from_file_location("open_points", ROOT / "benchmarks" / "open_points.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def _open_points() -> ModuleType:
+    return load_benchmark("open_points")
 
 
 @pytest.mark.parametrize(("name", "players"), [("rank", 4), ("lost-ranks", 2)])
