@@ -9,6 +9,9 @@
   from heuristic self-play (Spy and active Jacks, LR-15; with Force Strength,
   LR-16, one army gets one point more), separately for 4 and 2 players.  Ties at the end count as half a win.
   Mapped to ``[-1, 1]`` and mixed with a small term for the point difference.
+* **Search**: the tree (ISMCTS) with 4 players; in Command of Two the flat search
+  (every root move played out in the same sampled worlds, 2 heuristic play-outs each,
+  the heuristic's move kept unless another leads by 0.01).
 * **Play-out policy** (:mod:`cardtable.games.lost_ranks.rollout`, on the sampled state's
   accessors, no JSON; the compiled kernel runs the same functions, several play-outs per
   tree leaf, :meth:`LostRanksKnowledge.kernel_values`): a fast version
@@ -160,7 +163,8 @@ class LostRanksKnowledge(Knowledge):
     leaf_playouts = 8
     """Policy play-outs per tree leaf in the compiled kernel (:meth:`kernel_values`), their
     values averaged: in the kernel a play-out costs less than the tree's descent to the
-    leaf, so each descent buys a less noisy estimate."""
+    leaf, so each descent buys a less noisy estimate.  Command of Two: 2 per world and
+    root move of the flat search (more worlds for the time; set in ``__init__``)."""
 
     leaf_policies = ("rollout", "heuristic")
     leaf_policy = "rollout"
@@ -170,6 +174,11 @@ class LostRanksKnowledge(Knowledge):
     in Python :func:`heuristic_move`).  Command of Two plays the heuristic (set in
     ``__init__``: +0.043 ± 0.006 at the open decisions, docs/strength.md, "Lost Ranks:
     the ceiling"); 4 players the fast policy (not measured there)."""
+
+    keep_margin_value: float | None = None
+    """How much better than the heuristic's move another must look to be played (``None``:
+    the search's default, :data:`~cardtable.agents.search.KEEP_MARGIN`).  Command of Two:
+    0.01 (set in ``__init__``)."""
 
     infer_draws = 1
     """Command of Two: sampled worlds drawn per world searched, one kept with a weight of
@@ -185,7 +194,13 @@ class LostRanksKnowledge(Knowledge):
         self._red_values: dict[tuple[int, ...], float] = {}
         self._logs: tuple[Observation, RoundLog | None] | None = None
         if game.num_players == 2:
+            # docs/strength.md, "Eleventh session": at the 812 open decisions (0.1 CPU s)
+            # the flat search gains +0.020 ± 0.006 over the tree, 2 play-outs a world
+            # (more worlds) and the margin 0.01 included.
             self.leaf_policy = "heuristic"
+            self.mode = "pimc"
+            self.leaf_playouts = 2
+            self.keep_margin_value = 0.01
 
     def sample_world(self, obs: Observation, rng: random.Random) -> State:
         """``resample``; in Command of Two with :attr:`infer_draws` > 1, the best
@@ -217,6 +232,9 @@ class LostRanksKnowledge(Knowledge):
             return len(log.actions)
         misses: int = kernel.round_misses(world, start, log.actions, 1 - me)
         return len(log.actions) if misses < 0 else misses
+
+    def keep_margin(self, obs: Observation, default: float) -> float:
+        return default if self.keep_margin_value is None else self.keep_margin_value
 
     def round_of(self, state: State) -> int:
         assert isinstance(state, LostRanksState)
