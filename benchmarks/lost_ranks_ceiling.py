@@ -1,9 +1,10 @@
-"""Lost Ranks: the ceiling of the search — the same search when every sampled world is the true deal.
+"""Lost Ranks and Ранг: the ceiling of the search — the same search when every sampled world is the true deal.
 
-The search's worlds are drawn from the cards its seat cannot see (LR-20).  An *omniscient*
+The search's worlds are drawn from the cards its seat cannot see (LR-20, RG-9).  An *omniscient*
 entry (``omniscient:SPEC``, e.g. ``omniscient:ismcts:seconds=0.1:cpu=true``) is the agent of
 ``SPEC`` whose observation samples the *true* state instead (:class:`TrueDealObservation`):
-every world it searches is the deal as it is, down to the order of the phantom decks.  What
+every world it searches is the deal as it is, down to the order of the phantom decks (Ранг: of
+the stock, so only where the stock is empty is it the same as seeing every hand).  What
 it wins bounds what any fair player with the same search and play-outs can win.  The wrapper
 lives here, in a benchmark, never in the product: no product agent is handed such an
 observation (the other seats of a match get the ordinary one).
@@ -14,8 +15,11 @@ observation (the other seats of a match get the ordinary one).
 ``replay RESULTS ENTRY…``
     Replays an arena results file's matches (the lab's SQLite or the arena's JSON) (same deal seeds, same seating) with ``ENTRY``
     in the seats of the file's first entry and the file's other entries unchanged; prints
-    per match the stored and the replayed result of that seat, then the wins, their Wilson
-    interval and the matches turned either way.
+    per match the stored and the replayed result of that seat, then the wins (a return above
+    the match's lowest: in Ранг, not staying in Rank), their Wilson interval and the matches
+    turned either way.
+
+``--game rank`` (before the command) for Ранг; Lost Ranks is the default.
 
 ::
 
@@ -96,13 +100,19 @@ def stored_matches(path: str) -> tuple[list[str], list[tuple[int, list[int], lis
     return json.loads(rows[0][3]), [(seed, json.loads(seating), json.loads(returns)) for seed, seating, returns, _ in rows]
 
 
-def replay(path: str, spec: str) -> dict[str, Any]:
-    """The matches of results file ``path`` replayed with ``spec`` (its ``|key=value``
-    knowledge settings as in :mod:`open_points`) in its first entry's seats."""
+def did_well(returns: list[float], seat: int) -> bool:
+    """Whether ``seat`` did well: a return above the match's lowest (Lost Ranks: its army
+    won; Ранг: it did not stay in Rank)."""
+    return returns[seat] > min(returns)
+
+
+def replay(path: str, spec: str, name: str = "lost-ranks") -> dict[str, Any]:
+    """The matches of results file ``path`` (game ``name``) replayed with ``spec`` (its
+    ``|key=value`` knowledge settings as in :mod:`open_points`) in its first entry's seats."""
     from open_points import knowledge_settings
 
     agents, rows = stored_matches(path)
-    game = load_game("lost-ranks", players=len(rows[0][1]))
+    game = load_game(name, players=len(rows[0][1]))
     load = os.getloadavg()[0]
     start = time.process_time()
     stored_wins = won = gained = lost = 0
@@ -110,7 +120,7 @@ def replay(path: str, spec: str) -> dict[str, Any]:
         hero = seating.index(0)
         with knowledge_settings(game, spec) as entry:
             out = play_match(game, [entry] + agents[1:], seed=seed, seating=seating, agent_for=agent_for)
-        before, after = returns[hero] > 0, out.returns[hero] > 0
+        before, after = did_well(returns, hero), did_well(list(out.returns), hero)
         stored_wins += before
         won += after
         gained += after and not before
@@ -127,11 +137,12 @@ def replay(path: str, spec: str) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=("lost-ranks", "rank"), default="lost-ranks")
     sub = parser.add_subparsers(dest="command", required=True)
     o = sub.add_parser("open")
     o.add_argument("points")
     o.add_argument("entries", nargs="+")
-    o.add_argument("--players", type=int, default=2)
+    o.add_argument("--players", type=int, default=None, help="default: 2 in Lost Ranks, 4 in Ранг")
     o.add_argument("--out", default=None)
     r = sub.add_parser("replay")
     r.add_argument("results")
@@ -141,13 +152,15 @@ def main() -> None:
     if args.command == "open":
         from open_points import score
 
-        game = load_game("lost-ranks", players=args.players)
+        players = args.players if args.players is not None else 2 if args.game == "lost-ranks" else 4
+        game = load_game(args.game, players=players)
         with open(args.points, "rb") as f:
             points = pickle.load(f)
     from open_points import emit
 
     for spec in args.entries:
-        emit(score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec), args.out)
+        emit(score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec, args.game),
+             args.out)
 
 
 if __name__ == "__main__":

@@ -9,12 +9,15 @@ move's value minus the heuristic's.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import ModuleType
 
 import pytest
 from benchkit import load_benchmark
 
 from cardtable.agents.knowledge import knowledge_for
+from cardtable.lab.series import play_match
 from cardtable.registry import load_game
 
 
@@ -51,3 +54,24 @@ def test_a_setting_the_game_lacks_is_refused() -> None:
         with bench.knowledge_settings(game, "heuristic|infer=4"):
             pass
     assert not hasattr(knowledge_for(game), "infer_draws")
+
+
+def test_the_ceiling_replays_a_rank_series(tmp_path: Path) -> None:
+    """``lost_ranks_ceiling.py --game rank replay``: the stored entry replayed in its own
+    seats gives the stored results, and a Ранг "win" is not staying in Rank (RG-7)."""
+    ceiling = load_benchmark("lost_ranks_ceiling")
+    game = load_game("rank", players=4)
+    agents = ["heuristic", "random", "random", "random"]
+    outcomes = []
+    for i, seed in enumerate((11, 12, 13, 14)):
+        seating = [(s - i) % 4 for s in range(4)]
+        out = play_match(game, agents, seed=seed, seating=seating)
+        outcomes.append({"seed": seed, "seating": seating, "returns": list(out.returns)})
+    path = tmp_path / "rank.json"
+    path.write_text(json.dumps({"command": {"agents": agents}, "outcomes": outcomes}))
+    row = ceiling.replay(str(path), "heuristic", "rank")
+    not_lost = sum(o["returns"][o["seating"].index(0)] == 0 for o in outcomes)
+    assert row["matches"] == 4 and row["wins"] == row["stored_wins"] == not_lost
+    assert row["turned_to_win"] == row["turned_to_loss"] == 0
+    assert ceiling.did_well([0.0, -1.0, 0.0, 0.0], 0) and not ceiling.did_well([0.0, -1.0, 0.0, 0.0], 1)
+    assert ceiling.did_well([1.0, -1.0], 0) and not ceiling.did_well([0.0, 0.0], 0)  # Lost Ranks: a draw is no win
