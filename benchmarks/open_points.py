@@ -15,7 +15,10 @@ move matters (``--game lost-ranks``, the default, or ``--game rank``; ``--player
     mover's value there is the search's own (the knowledge's ``evaluate``: in Lost Ranks
     the chance to win the match from the totals, in Ранг the place out, both in
     ``[-1, 1]``).  A decision is *open* when these values differ between moves; the open
-    ones are saved (pickled states).
+    ones are saved (pickled states).  ``--shuffle-stock`` (Ранг): each continuation draws
+    from the stock reshuffled (the hands as dealt), so a move's value is what it is worth
+    to a player who knows the hands but not the stock order — on the true stock it is
+    partly the luck of that order, which no player can see (RG-9).
 ``score``
     Each entry chooses at every open decision from the seat's observation only; its gain
     there is the true-deal value of its move minus that of the heuristic's move (what the
@@ -70,11 +73,25 @@ def cutoff_values(game: Game, kn: Knowledge, state: State, seed: int) -> list[fl
     return kn.evaluate(state)
 
 
+def stock_shuffled(state: State, rng: random.Random) -> State:
+    """A Ранг state with its hands as they are and the stock still to draw reshuffled
+    (a measurement's world: it reads the true hands)."""
+    world: Any = state.clone()
+    stock = list(world.stock_cards)
+    rng.shuffle(stock)
+    world._stock, world._pos = stock, 0
+    world._undo = []
+    return world  # type: ignore[no-any-return]
+
+
 def collect(game: Game, first: int, matches: int, share: float,
-            continuations: int = 1) -> tuple[list[dict[str, Any]], int]:
+            continuations: int = 1, shuffle_stock: bool = False) -> tuple[list[dict[str, Any]], int]:
     """The open decisions of ``matches`` heuristic self-play matches from seed ``first``,
     and the number of decisions looked at (each move's value the mean of
-    ``continuations`` heuristic continuations)."""
+    ``continuations`` heuristic continuations; ``shuffle_stock``: each from the stock
+    reshuffled, :func:`stock_shuffled`)."""
+    if shuffle_stock and game.name != "rank":
+        raise SystemExit("--shuffle-stock is for Ранг (--game rank): Lost Ranks has no stock")
     kn = knowledge_for(game)
     points: list[dict[str, Any]] = []
     looked = 0
@@ -95,7 +112,8 @@ def collect(game: Game, first: int, matches: int, share: float,
                 for a in legal:
                     total = 0.0
                     for c in range(continuations):
-                        world = state.clone()
+                        world = (stock_shuffled(state, random.Random(seed * 7919 + 31 * c)) if shuffle_stock
+                                 else state.clone())
                         world.apply_action(a)
                         total += cutoff_values(game, kn, world, seed + 7919 * c)[q]
                     values[a] = round(total / continuations, 9)
@@ -169,6 +187,8 @@ def main() -> None:
     c.add_argument("--matches", type=int, default=60)
     c.add_argument("--share", type=float, default=0.5)
     c.add_argument("--continuations", type=int, default=1, help="heuristic continuations per move (values averaged)")
+    c.add_argument("--shuffle-stock", action="store_true",
+                   help="Ранг: each continuation from the stock reshuffled (the value given the hands, not the stock order)")
     s = sub.add_parser("score")
     s.add_argument("points")
     s.add_argument("entries", nargs="+")
@@ -179,7 +199,7 @@ def main() -> None:
     game.new_state(seed=0)
     if args.command == "collect":
         start = time.process_time()
-        points, looked = collect(game, args.seed, args.matches, args.share, args.continuations)
+        points, looked = collect(game, args.seed, args.matches, args.share, args.continuations, args.shuffle_stock)
         with open(args.points, "wb") as f:
             pickle.dump(points, f)
         print(f"{len(points)} open decisions of {looked} looked at ({args.matches} matches from seed {args.seed}); "

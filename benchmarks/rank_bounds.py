@@ -75,12 +75,12 @@ def oracle(seed: int, games: int) -> None:
 
 def _see(sees: str) -> None:
     """Make the Ранг search's worlds the true state (``full``) or its hands (``hands``)."""
+    from open_points import stock_shuffled
+
     def world(self: RankKnowledge, obs: Observation, rng: random.Random) -> RankState:
-        w: Any = obs._state.clone()
         if sees == "hands":
-            stock = list(w._stock[w._pos:])
-            rng.shuffle(stock)
-            w._stock, w._pos = stock, 0
+            return stock_shuffled(obs._state, rng)  # type: ignore[return-value]
+        w: Any = obs._state.clone()
         w._undo = []
         return w  # type: ignore[no-any-return]
     RankKnowledge.sample_world = world  # type: ignore[method-assign, assignment]

@@ -10,6 +10,7 @@ move's value minus the heuristic's.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from types import ModuleType
 
@@ -75,3 +76,31 @@ def test_the_ceiling_replays_a_rank_series(tmp_path: Path) -> None:
     assert row["turned_to_win"] == row["turned_to_loss"] == 0
     assert ceiling.did_well([0.0, -1.0, 0.0, 0.0], 0) and not ceiling.did_well([0.0, -1.0, 0.0, 0.0], 1)
     assert ceiling.did_well([1.0, -1.0], 0) and not ceiling.did_well([0.0, 0.0], 0)  # Lost Ranks: a draw is no win
+
+
+def test_rank_values_from_a_reshuffled_stock() -> None:
+    """``collect --shuffle-stock`` (Ранг): each continuation keeps the hands as dealt and
+    reshuffles only the stock still to draw (RG-2, RG-9); the saved values are recomputed
+    from such worlds, and Lost Ranks, which has no stock, refuses the option."""
+    bench = _open_points()
+    game = load_game("rank", players=4)
+    kn = knowledge_for(game)
+    state = game.new_state(seed=5)
+    for _ in range(6):
+        state.apply_action(state.legal_actions()[0])
+    world = bench.stock_shuffled(state, random.Random(1))
+    assert [world.hand_cards(s) for s in range(4)] == [state.hand_cards(s) for s in range(4)]
+    assert sorted(world.stock_cards) == sorted(state.stock_cards) and world.stock_cards != state.stock_cards
+    assert world.view(0) == state.view(0) and world.legal_actions() == state.legal_actions()
+    points, looked = bench.collect(game, 9000, 2, 1.0, continuations=2, shuffle_stock=True)
+    assert 0 < len(points) <= looked
+    for point in points[:3]:
+        move = next(iter(point["values"]))
+        total = 0.0
+        for c in range(2):
+            world = bench.stock_shuffled(point["state"], random.Random(point["seed"] * 7919 + 31 * c))
+            world.apply_action(move)
+            total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c)[point["player"]]
+        assert point["values"][move] == round(total / 2, 9)
+    with pytest.raises(SystemExit, match="no stock"):
+        bench.collect(load_game("lost-ranks", players=2), 9000, 1, 1.0, shuffle_stock=True)
