@@ -4,7 +4,7 @@ The search's worlds are drawn from the cards its seat cannot see (LR-20, RG-9). 
 entry (``omniscient:SPEC``, e.g. ``omniscient:ismcts:seconds=0.1:cpu=true``) is the agent of
 ``SPEC`` whose observation samples the *true* state instead (:class:`TrueDealObservation`):
 every world it searches is the deal as it is, down to the order of the phantom decks (Ранг: of
-the stock, so only where the stock is empty is it the same as seeing every hand).  What
+the stock; ``hands:SPEC`` sees the hands and draws from the stock reshuffled).  What
 it wins bounds what any fair player with the same search and play-outs can win.  The wrapper
 lives here, in a benchmark, never in the product: no product agent is handed such an
 observation (the other seats of a match get the ordinary one).
@@ -47,6 +47,7 @@ from cardtable.protocol import Game, State
 from cardtable.registry import load_game
 
 OMNISCIENT = "omniscient:"
+HANDS = "hands:"
 
 
 @dataclass(frozen=True)
@@ -62,17 +63,30 @@ class TrueDealObservation(Observation):
         return cls(obs.game, obs.player, obs.view, obs.legal_actions, obs._state)
 
 
+@dataclass(frozen=True)
+class TrueHandsObservation(TrueDealObservation):
+    """Ранг: an observation whose sampled worlds hold the true hands and the stock still to
+    draw reshuffled (:func:`open_points.stock_shuffled`; benchmark only)."""
+
+    def sample_state(self, rng: random.Random) -> State:
+        from open_points import stock_shuffled
+
+        return stock_shuffled(self._state, rng)
+
+
 class OmniscientAgent(Agent):
-    """The agent of a spec, searching the true deal (:class:`TrueDealObservation`)."""
+    """The agent of a spec, searching the true deal (:class:`TrueDealObservation`) or, with
+    ``hands``, the true hands (:class:`TrueHandsObservation`)."""
 
     name = "omniscient"
 
-    def __init__(self, inner: Agent) -> None:
+    def __init__(self, inner: Agent, hands: bool = False) -> None:
         super().__init__(inner.game)
         self.inner = inner
+        self.seeing = TrueHandsObservation.seeing if hands else TrueDealObservation.seeing
 
     def act(self, obs: Observation) -> int:
-        return self.inner.act(TrueDealObservation.seeing(obs))
+        return self.inner.act(self.seeing(obs))
 
     def close(self) -> None:
         close = getattr(self.inner, "close", None)
@@ -81,10 +95,15 @@ class OmniscientAgent(Agent):
 
 
 def agent_for(spec: str, game: Game, seed: int) -> Agent:
-    """``omniscient:SPEC`` → :class:`OmniscientAgent` around ``SPEC``; any other spec as
-    :func:`make_agent` makes it."""
+    """``omniscient:SPEC`` → :class:`OmniscientAgent` around ``SPEC``; ``hands:SPEC`` (Ранг)
+    the same seeing the hands but not the stock order; any other spec as :func:`make_agent`
+    makes it."""
     if spec.startswith(OMNISCIENT):
         return OmniscientAgent(make_agent(spec[len(OMNISCIENT):], game, seed=seed))
+    if spec.startswith(HANDS):
+        if game.name != "rank":
+            raise SystemExit(f"{spec}: 'hands:' is for Ранг (its stock reshuffled); use 'omniscient:'")
+        return OmniscientAgent(make_agent(spec[len(HANDS):], game, seed=seed), hands=True)
     return make_agent(spec, game, seed=seed)
 
 

@@ -17,6 +17,7 @@ from types import ModuleType
 import pytest
 from benchkit import load_benchmark
 
+from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.lab.series import play_match
 from cardtable.registry import load_game
@@ -104,3 +105,25 @@ def test_rank_values_from_a_reshuffled_stock() -> None:
         assert point["values"][move] == round(total / 2, 9)
     with pytest.raises(SystemExit, match="no stock"):
         bench.collect(load_game("lost-ranks", players=2), 9000, 1, 1.0, shuffle_stock=True)
+
+
+def test_a_rank_seat_that_sees_the_hands_but_not_the_stock() -> None:
+    """``hands:SPEC`` (the ceiling script, Ранг): every world holds the true hands and the
+    stock still to draw in a fresh order; Lost Ranks, which has no stock, refuses it."""
+    ceiling = load_benchmark("lost_ranks_ceiling")
+    game = load_game("rank", players=4)
+    state = game.new_state(seed=8)
+    for _ in range(4):
+        state.apply_action(state.legal_actions()[0])
+    agent = ceiling.agent_for("hands:ismcts:iterations=8", game, 1)
+    seen = agent.seeing(Observation.of(state))
+    orders = set()
+    for i in range(4):
+        world = seen.sample_state(random.Random(i))
+        assert [world.hand_cards(s) for s in range(4)] == [state.hand_cards(s) for s in range(4)]
+        assert sorted(world.stock_cards) == sorted(state.stock_cards)
+        orders.add(tuple(world.stock_cards))
+    assert len(orders) > 1
+    assert agent.act(Observation.of(state)) in state.legal_actions()
+    with pytest.raises(SystemExit, match="for Ранг"):
+        ceiling.agent_for("hands:heuristic", load_game("lost-ranks", players=2), 1)
