@@ -133,20 +133,28 @@ KNOWLEDGE_SETTINGS: dict[str, tuple[str, type]] = {
 @contextmanager
 def knowledge_settings(game: Game, spec: str) -> Iterator[str]:
     """Apply the ``|key=value`` suffixes of ``spec`` (:data:`KNOWLEDGE_SETTINGS`) to the
-    game's shared knowledge while the block runs; yields the plain entry."""
+    game's shared knowledge and its twins for other play-out policies
+    (:meth:`~cardtable.agents.knowledge.Knowledge.with_leaf_policy`) while the block runs;
+    yields the plain entry."""
     entry, *extra = spec.split("|")
-    kn = knowledge_for(game)
-    kept = {attr: getattr(kn, attr) for attr, _ in KNOWLEDGE_SETTINGS.values() if hasattr(kn, attr)}
+    base = knowledge_for(game)
+    twins = [base, *(t for t in base.__dict__.get("_twins", {}).values() if t is not base)]
+    kept = [{attr: getattr(kn, attr) for attr, _ in KNOWLEDGE_SETTINGS.values() if hasattr(kn, attr)} for kn in twins]
     try:
         for key, text in (kv.split("=") for kv in extra):
             attr, kind = KNOWLEDGE_SETTINGS[key]
-            if attr not in kept:
+            if attr not in kept[0]:
                 raise SystemExit(f"{spec}: the {game.name} search has no {attr} (|{key}=…)")
-            setattr(kn, attr, kind(text))
+            for kn in twins:
+                if attr != "leaf_policy" or kn is base:
+                    setattr(kn, attr, kind(text))
         yield entry
     finally:
-        for attr, value in kept.items():
-            setattr(kn, attr, value)
+        made = [t for t in base.__dict__.get("_twins", {}).values() if all(t is not k for k in twins)]
+        for kn, values in [*zip(twins, kept), *((t, kept[0]) for t in made)]:  # a twin made in the block: as the base
+            for attr, value in values.items():
+                if attr != "leaf_policy" or kn is base:
+                    setattr(kn, attr, value)
 
 
 def score(game: Game, points: list[dict[str, Any]], spec: str,

@@ -51,11 +51,30 @@ def test_open_decisions_and_their_scores(name: str, players: int) -> None:
 
 def test_a_setting_the_game_lacks_is_refused() -> None:
     bench = _open_points()
-    game = load_game("rank", players=4)
+    game = load_game("lost-cities")
     with pytest.raises(SystemExit, match="no infer_draws"):
         with bench.knowledge_settings(game, "heuristic|infer=4"):
             pass
     assert not hasattr(knowledge_for(game), "infer_draws")
+
+
+def test_settings_reach_the_other_play_out_policy_and_are_undone() -> None:
+    """A ``|key=value`` setting holds for the knowledge's twin that plays the heuristic
+    in the play-outs too (made before the block or in it), and is undone after."""
+    bench = _open_points()
+    game = load_game("rank", players=4)
+    base = knowledge_for(game)
+    before = base.with_leaf_policy("heuristic").infer_miss
+    with bench.knowledge_settings(game, "heuristic|miss=0.01"):
+        assert base.infer_miss == base.with_leaf_policy("heuristic").infer_miss == 0.01
+    assert base.infer_miss == base.with_leaf_policy("heuristic").infer_miss == before
+    twins = base.__dict__.pop("_twins")
+    try:
+        with bench.knowledge_settings(game, "heuristic|miss=0.01"):
+            assert base.with_leaf_policy("heuristic").infer_miss == 0.01  # made in the block
+        assert base.with_leaf_policy("heuristic").infer_miss == before
+    finally:
+        base.__dict__["_twins"] = twins
 
 
 def test_the_ceiling_replays_a_rank_series(tmp_path: Path) -> None:

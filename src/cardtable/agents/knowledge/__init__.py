@@ -90,6 +90,21 @@ class Knowledge:
         ``obs.sample_state``), refined where the game knows more than its sampler."""
         return obs.sample_state(rng)
 
+    @staticmethod
+    def draw_by_weight(worlds: list[State], weights: list[float], rng: random.Random) -> State:
+        """One of ``worlds`` drawn with chance proportional to its weight (sampling-importance
+        resampling: the worlds come from ``resample``, the weights say how well each explains
+        the others' play; all weights 0 draws uniformly)."""
+        total = sum(weights)
+        if total <= 0:
+            return worlds[int(rng.random() * len(worlds))]
+        r = rng.random() * total
+        for world, weight in zip(worlds, weights):
+            r -= weight
+            if r < 0:
+                return world
+        return worlds[-1]
+
     # --- play-outs -------------------------------------------------------------
     def round_of(self, state: State) -> int:
         """Index of the round ``state`` is in (0 for single-round games)."""

@@ -214,12 +214,7 @@ class LostRanksKnowledge(Knowledge):
             return obs.sample_state(rng)
         worlds = [obs.sample_state(rng) for _ in range(self.infer_draws)]
         weights = [self.infer_miss ** self.opponent_misses(log, w, obs.player) for w in worlds]
-        r = rng.random() * sum(weights)
-        for world, weight in zip(worlds, weights):
-            r -= weight
-            if r < 0:
-                return world
-        return worlds[-1]
+        return self.draw_by_weight(worlds, weights, rng)
 
     def opponent_misses(self, log: RoundLog, world: State, me: int) -> int:
         """How many of the opponent's moves in ``log`` the heuristic would not have made

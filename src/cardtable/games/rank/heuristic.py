@@ -60,27 +60,36 @@ class RankHeuristic(Agent):
         counts = [0] * 14
         for c in view["hand"]:
             counts[rank_of_kind(_KIND_OF[c])] += 1
-        unseen = self._unseen(view, counts)
-        stuck = _next_player_stuck(view, _next_seat(view, me), unseen)
         by_rank: dict[int, int] = {}
         for a in legal:
             if a < 53:
                 by_rank.setdefault(rank_of_kind(a), a)
         ranks = sorted(by_rank)
         noise = [self.rng.random() for _ in ranks]
-        if view["anti_rank"]["active"]:
-            return by_rank[ranks[anti_choice(counts, ranks, noise, stuck)]]
-        return by_rank[ranks[turn_choice(counts, ranks, noise, stuck, int(view["stock"]))]]
+        return by_rank[ranks[rank_choice(view, me, counts, ranks, noise)]]
 
-    @staticmethod
-    def _unseen(view: dict[str, Any], counts: list[int]) -> list[int]:
-        packs = int(view["packs"])
-        unseen = [4 * packs] * 13 + [2 * packs]
-        for c in view["pile"]:
-            unseen[rank_of_kind(_KIND_OF[c])] -= 1
-        for r in range(14):
-            unseen[r] -= counts[r]
-        return [max(0, u) for u in unseen]
+
+def rank_choice(view: dict[str, Any], me: int, counts: list[int], ranks: list[int], noise: list[float]) -> int:
+    """The index in ``ranks`` (the ranks ``me`` may play, ascending) of the rank the
+    heuristic plays with the hand ``counts`` (by rank) in ``view``; ties go to the larger
+    ``noise``.  Reads of the view only ``packs``, ``pile``, ``in_game``, ``hand_sizes``,
+    ``log``, ``anti_rank`` and ``stock``: the hand is ``counts``, so the choice can be
+    asked of any hand (:mod:`cardtable.games.rank.inference` replays the others' plays)."""
+    stuck = _next_player_stuck(view, _next_seat(view, me), _unseen(view, counts))
+    if view["anti_rank"]["active"]:
+        return anti_choice(counts, ranks, noise, stuck)
+    return turn_choice(counts, ranks, noise, stuck, int(view["stock"]))
+
+
+def _unseen(view: dict[str, Any], counts: list[int]) -> list[int]:
+    """Cards by rank that are neither on the pile nor in the hand ``counts``."""
+    packs = int(view["packs"])
+    unseen = [4 * packs] * 13 + [2 * packs]
+    for c in view["pile"]:
+        unseen[rank_of_kind(_KIND_OF[c])] -= 1
+    for r in range(14):
+        unseen[r] -= counts[r]
+    return [max(0, u) for u in unseen]
 
 
 def _next_seat(view: dict[str, Any], me: int) -> int:

@@ -9,6 +9,9 @@
   unseen cards consistently with everything the searching seat has seen — a seat
   stuck on a top card holds nothing that answers it, a play of a lower RG-4 tier
   shows the higher tiers are empty, and so on (:meth:`RankState.hand_constraints`).
+  Once the stock is out, each world is drawn among :attr:`RankKnowledge.infer_draws`
+  samples by how well it explains the others' plays since (inference from play,
+  :mod:`cardtable.games.rank.inference`).
 * **Play-out policy** (on the sampled state's legal-move mask,
   :mod:`cardtable.games.rank.rollout`, which the compiled kernel runs too): keep the
   escapes — Aces, Kings and jokers, playable on anything at a lower RG-4 tier — while a
@@ -26,6 +29,7 @@ from typing import Final
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.rank import RankState
+from cardtable.games.rank.inference import EndgameLog, ranks_of
 from cardtable.games.rank.rollout import rollout_move
 from cardtable.protocol import Game, State
 
@@ -54,13 +58,41 @@ class RankKnowledge(Knowledge):
     :func:`~cardtable.games.rank.kernel.heuristic_playouts`, in Python the bot on the
     seat's view of the sampled world)."""
 
+    infer_draws = 8
+    """Worlds drawn per world searched once the stock is out: the one played out is drawn
+    among them by :attr:`infer_miss` to the power of the others' plays since then that the
+    heuristic would not have made with the world's hands (:mod:`cardtable.games.rank.inference`;
+    1: no inference, the plain ``resample``)."""
+
+    infer_miss = 0.2
+    """The weight factor per such play (see :attr:`infer_draws`)."""
+
     def __init__(self, game: Game) -> None:
         super().__init__(game)
+        self._logs: tuple[Observation, EndgameLog] | None = None
         n = game.num_players
         self.place_values = tuple(-1.0 if place == n - 1 else 1.0 - PLACE_WEIGHT * place / max(1, n - 2)
                                   for place in range(n))
         """The value of each place out (the loser −1; the others between +1, first out, and
         0.5, last before the loser): not losing is what counts most."""
+
+    def sample_world(self, obs: Observation, rng: random.Random) -> State:
+        """``resample``; once the stock is out (and :attr:`infer_draws` > 1), the world
+        among that many samples that best explains the others' plays since, drawn by weight."""
+        if self.infer_draws <= 1:
+            return obs.sample_state(rng)
+        if self._logs is None or self._logs[0] is not obs:
+            self._logs = (obs, EndgameLog.of(obs.view))
+        log = self._logs[1]
+        if not log.plays:
+            return obs.sample_state(rng)
+        worlds = [obs.sample_state(rng) for _ in range(self.infer_draws)]
+        n = self.game.num_players
+        weights = []
+        for world in worlds:
+            assert isinstance(world, RankState)
+            weights.append(self.infer_miss ** log.misses([ranks_of(world.hand_cards(s)) for s in range(n)]))
+        return self.draw_by_weight(worlds, weights, rng)
 
     def evaluate(self, state: State) -> list[float]:
         n = self.game.num_players
