@@ -321,15 +321,21 @@ def test_options_are_checked() -> None:
 
 
 def test_leaf_option_picks_who_plays_the_play_outs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``hard:leaf=heuristic``: the heuristic bot plays the play-outs of that agent only (the
-    game's shared knowledge keeps its default); a game without the choice says which it has."""
+    """``hard:leaf=NAME``: that policy plays the play-outs of that agent only (the game's
+    shared knowledge keeps its default — Ранг's is the heuristic where the kernel runs it);
+    a game without the choice says which it has."""
+    from cardtable.kernels import available
+
+    assert knowledge_for(load_game("rank", players=4)).leaf_policy == ("heuristic" if available() else "rollout")
     for name, options in (("rank", {"players": 4}), ("lost-ranks", {"players": 4})):
         game = load_game(name, **options)
-        agent = make_agent("hard:leaf=heuristic", game)
-        assert agent.knowledge.leaf_policy == "heuristic"
-        assert knowledge_for(game).leaf_policy == "rollout"
-        assert make_agent("hard:leaf=heuristic", game).knowledge is agent.knowledge
-        assert make_agent("hard:leaf=rollout", game).knowledge is knowledge_for(game)
+        default = knowledge_for(game).leaf_policy
+        other = "rollout" if default == "heuristic" else "heuristic"
+        agent = make_agent(f"hard:leaf={other}", game)
+        assert agent.knowledge.leaf_policy == other
+        assert knowledge_for(game).leaf_policy == default
+        assert make_agent(f"hard:leaf={other}", game).knowledge is agent.knowledge
+        assert make_agent(f"hard:leaf={default}", game).knowledge is knowledge_for(game)
     with pytest.raises(ValueError, match="can be played by 'rollout', not 'heuristic'"):
         make_agent("hard:leaf=heuristic", load_game("lost-cities"))
     state = _decision_point("rank", {"players": 4}, seed=3, moves=6)

@@ -149,10 +149,11 @@ def test_lost_ranks_kernel_plays_the_python_policy_move_for_move(players: int, m
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_rank_kernel_plays_the_python_policy_move_for_move(players: int) -> None:
+def test_rank_kernel_plays_the_python_policy_move_for_move(players: int, monkeypatch: pytest.MonkeyPatch) -> None:
     game = Rank(players=players)
     kn = knowledge_for(game)
     assert isinstance(kn, RankKnowledge)
+    monkeypatch.setattr(kn, "leaf_policy", "rollout")  # the fast policy (with the kernel the default is the heuristic)
     for seed in range(40):
         state = played_in(game.new_state(seed=seed), seed % 25, seed)
         if state.is_terminal():
@@ -222,10 +223,11 @@ def test_lost_ranks_value_estimates_agree(players: int, monkeypatch: pytest.Monk
         assert len(set(kernel)) > 1  # the play-outs differ: the comparison means something
 
 
-def test_rank_value_estimates_agree() -> None:
+def test_rank_value_estimates_agree(monkeypatch: pytest.MonkeyPatch) -> None:
     game = Rank(players=4)
     kn = knowledge_for(game)
     assert isinstance(kn, RankKnowledge)
+    monkeypatch.setattr(kn, "leaf_policy", "rollout")  # the fast policy, which policy_playouts runs
     for seed in (3, 4):
         state = played_in(game.new_state(seed=seed), 4, seed)
         _, orders = rank_kernel.policy_playouts(state, seed, 300)
