@@ -16,8 +16,11 @@ import pytest
 from cardtable.agents import Observation, make_agent
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.games.rank import Rank, RankState
-from cardtable.games.rank.inference import EndgameLog, ranks_of
+from cardtable.games.rank.heuristic import rank_counts, rank_of_kind, would_play
+from cardtable.games.rank.inference import EndgameLog
 from cardtable.games.rank.knowledge import RankKnowledge
+
+missed_plays = RankKnowledge.missed_plays
 
 
 def _endgame(players: int, seeds: range, seat: int = 0) -> Iterator[RankState]:
@@ -34,10 +37,6 @@ def _endgame(players: int, seeds: range, seat: int = 0) -> Iterator[RankState]:
             state.apply_action(bots[q].act(Observation.of(state, q)))
 
 
-def _hands(state: RankState) -> list[list[int]]:
-    return [ranks_of(state.hand_cards(s)) for s in range(state.game.num_players)]
-
-
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_the_heuristic_explains_its_own_endgame_play(players: int) -> None:
     """RG-5, RG-6: on the true hands every play since the stock ran out is one the
@@ -45,7 +44,7 @@ def test_the_heuristic_explains_its_own_endgame_play(players: int) -> None:
     looked = plays = 0
     for state in _endgame(players, range(25)):
         log = EndgameLog.of(state.view(0))
-        assert log.misses(_hands(state)) == 0, (state.seed, len(state.history))
+        assert missed_plays(log, state) == 0, (state.seed, len(state.history))
         looked += 1
         plays += len(log.plays)
     assert looked >= 10 and plays >= 30
@@ -63,11 +62,11 @@ def test_sampled_worlds_are_told_apart_by_the_play() -> None:
         log = EndgameLog.of(obs.view)
         rng = random.Random(i)
         for _ in range(10):
-            plain += log.misses(_hands(obs.sample_state(rng))) > 0
+            plain += missed_plays(log, obs.sample_state(rng)) > 0
             world = kn.sample_world(obs, rng)
             assert isinstance(world, RankState)
             assert world.view(0) == obs.view  # still a world of the observation (RG-9)
-            weighted += log.misses(_hands(world)) > 0
+            weighted += missed_plays(log, world) > 0
             worlds += 1
     assert plain > worlds // 20
     assert weighted < plain / 2
@@ -101,17 +100,18 @@ def test_no_plays_while_the_stock_lasts_nor_own_nor_forced_ones() -> None:
 
 
 def test_a_hand_that_could_not_make_the_play_is_a_miss() -> None:
-    """A world hand without the played rank (or with a higher RG-4 tier) explains
-    nothing: each such play counts as missed."""
+    """A hand without the played rank (or, outside Anti-Rank, with a higher RG-4 tier
+    only) explains nothing: the heuristic would not have made the play."""
     for state in _endgame(4, range(10)):
         log = EndgameLog.of(state.view(0))
         if not log.plays:
             continue
         play = log.plays[0]
-        hand = _hands(state)[play.seat]
-        assert not play.missed(hand)
-        emptied = [0] * len(hand)
-        emptied[play.played] = -play.since[play.played]  # the played cards never held
-        assert play.missed(emptied)
+        then = rank_counts(state.hand_cards(play.seat) + list(play.since))
+        rank = rank_of_kind(play.card)
+        assert would_play(play.view, play.seat, then, rank)
+        without = list(then)
+        without[rank] = 0  # the played card never held
+        assert not would_play(play.view, play.seat, without, rank)
         return
     pytest.fail("no endgame play found")

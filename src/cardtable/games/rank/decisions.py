@@ -117,6 +117,13 @@ def _moves(counts: list[int], top: int) -> tuple[int, int]:
     return n, packed
 
 
+def playable_ranks(counts: list[int], top: int) -> list[int]:
+    """The ranks of ``counts`` that may be played on a top card of rank ``top`` (RG-4's
+    strict tiers), ascending."""
+    n, packed = _moves(counts, top)
+    return sorted(packed >> 4 * i & 15 for i in range(n))
+
+
 def search_value(counts: list[int], code: int, top: int, memo: dict[int, float], nodes: list[int],
                  stuck: list[float], stock: int) -> float:
     """The best value of the rest of a turn with hand ``counts`` (``code``: the counts

@@ -28,7 +28,7 @@ from typing import Any
 
 from cardtable.agents.base import Agent, Observation
 from cardtable.cards import FRENCH_NAMES
-from cardtable.games.rank.decisions import ANSWERS, JK, anti_choice, stuck_table, turn_choice
+from cardtable.games.rank.decisions import ANSWERS, JK, anti_choice, playable_ranks, stuck_table, turn_choice
 
 _KIND_OF = {name: k for k, name in enumerate(FRENCH_NAMES)}
 
@@ -79,6 +79,30 @@ def rank_choice(view: dict[str, Any], me: int, counts: list[int], ranks: list[in
     if view["anti_rank"]["active"]:
         return anti_choice(counts, ranks, noise, stuck)
     return turn_choice(counts, ranks, noise, stuck, int(view["stock"]))
+
+
+def would_play(view: dict[str, Any], me: int, counts: list[int], rank: int) -> bool:
+    """Whether the heuristic, holding ``counts`` (by rank) in ``view``, plays ``rank`` (one
+    of its tied best moves; a hand that may not play it, RG-4, RG-8, does not): the question
+    the search's inference asks of the others' past plays (:mod:`cardtable.games.rank.inference`)."""
+    if view["anti_rank"]["active"]:
+        ranks = [r for r in range(len(counts)) if counts[r]]
+    else:
+        ranks = playable_ranks(counts, rank_of_kind(_KIND_OF[view["pile"][-1]]))
+    if rank not in ranks:
+        return False
+    if len(ranks) == 1:
+        return True
+    at = ranks.index(rank)
+    return rank_choice(view, me, counts, ranks, [1.0 if i == at else 0.0 for i in range(len(ranks))]) == at
+
+
+def rank_counts(kinds: list[int]) -> list[int]:
+    """Cards (kinds) counted by the heuristic's rank index."""
+    counts = [0] * 14
+    for k in kinds:
+        counts[rank_of_kind(k)] += 1
+    return counts
 
 
 def _unseen(view: dict[str, Any], counts: list[int]) -> list[int]:

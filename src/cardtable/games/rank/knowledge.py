@@ -29,7 +29,8 @@ from typing import Final
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.rank import RankState
-from cardtable.games.rank.inference import EndgameLog, ranks_of
+from cardtable.games.rank.heuristic import rank_counts, rank_of_kind, would_play
+from cardtable.games.rank.inference import EndgameLog
 from cardtable.games.rank.rollout import rollout_move
 from cardtable.protocol import Game, State
 
@@ -92,12 +93,23 @@ class RankKnowledge(Knowledge):
         if not log.plays:
             return obs.sample_state(rng)
         worlds = [obs.sample_state(rng) for _ in range(self.infer_draws)]
-        n = self.game.num_players
-        weights = []
-        for world in worlds:
-            assert isinstance(world, RankState)
-            weights.append(self.infer_miss ** log.misses([ranks_of(world.hand_cards(s)) for s in range(n)]))
+        weights = [self.infer_miss ** self.missed_plays(log, world) for world in worlds]
         return self.draw_by_weight(worlds, weights, rng)
+
+    @staticmethod
+    def missed_plays(log: EndgameLog, world: State) -> int:
+        """How many plays of ``log`` the heuristic would not have made with ``world``'s
+        hands (each seat's hand then: its hand in the world and the cards it played since)."""
+        assert isinstance(world, RankState)
+        missed = 0
+        for play in log.plays:
+            counts = rank_counts(world.hand_cards(play.seat) + list(play.since))
+            key = tuple(counts)
+            answer = play.answers.get(key)
+            if answer is None:
+                answer = play.answers[key] = not would_play(play.view, play.seat, counts, rank_of_kind(play.card))
+            missed += answer
+        return missed
 
     def evaluate(self, state: State) -> list[float]:
         n = self.game.num_players
