@@ -7,17 +7,40 @@ import pytest
 from typer.testing import CliRunner
 
 from cardtable import cli, kernels
+from cardtable.agents import search as search_module
+from cardtable.agents.base import Observation
+from cardtable.agents.knowledge import Knowledge, knowledge_for
+from cardtable.agents.search import SearchParams
 from cardtable.console.kernels import INSTALL_HINT, playout_engine
 from cardtable.kernels import warm
-from cardtable.registry import games_with
+from cardtable.registry import games_with, load_game
 
 runner = CliRunner()
 
 
 def test_warm_steps_cover_every_game_with_a_kernel_and_each_use() -> None:
     steps = warm.warm_steps()
+    searches = {(g, f"search, {p} play-outs") for g in games_with("kernel")
+                for p in knowledge_for(load_game(g)).leaf_policies}
     assert {(s.game, s.what) for s in steps} == {(g, w) for g in games_with("kernel")
-                                                 for w in ("random", "heuristic", "search")}
+                                                 for w in ("random", "heuristic")} | searches
+    assert ("lost-ranks", "search, heuristic play-outs") in searches  # Command of Two's default
+
+
+def test_each_search_step_plays_out_with_its_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default four-player Lost Ranks search plays the fast policy; Command of Two's
+    plays the heuristic, another compiled entry: both are warmed, not only the default."""
+    played: list[tuple[str, str]] = []
+
+    def record(obs: Observation, params: SearchParams, seed: int, knowledge: Knowledge) -> None:
+        played.append((knowledge.game.name, knowledge.leaf_policy))
+
+    monkeypatch.setattr(search_module, "search", record)
+    for step in warm.warm_steps():
+        if step.what.startswith("search"):
+            step.run()
+            assert played[-1] == (step.game, step.what.split(", ")[1].split()[0])
+    assert ("lost-ranks", "heuristic") in played and ("lost-ranks", "rollout") in played
 
 
 @pytest.mark.skipif(not kernels.available(), reason="needs the extra fast (numba)")

@@ -20,18 +20,24 @@ class WarmStep:
 
     game: str
     what: str
-    """``"random"``, ``"heuristic"`` (the lab's play-outs) or ``"search"`` (the search's)."""
+    """``"random"``, ``"heuristic"`` (the lab's play-outs) or ``"search, P play-outs"``
+    (the search's, played by the knowledge's leaf policy ``P``)."""
     run: Callable[[], None]
 
 
 def warm_steps() -> list[WarmStep]:
     """Every game's kernel entries: random and heuristic matches, and a short search
-    whose play-outs go through the kernel."""
+    for each policy that can play the search's play-outs (:attr:`Knowledge.leaf_policies`:
+    a game's sizes differ in which they play by default — Command of Two the heuristic,
+    four-player Lost Ranks the fast policy — and each is its own compiled entry)."""
+    from cardtable.agents.knowledge import knowledge_for
+
     steps = []
     for name in games_with("kernel"):
         steps += [WarmStep(name, "random", _batch(name, "random")),
-                  WarmStep(name, "heuristic", _batch(name, "heuristic")),
-                  WarmStep(name, "search", _search(name))]
+                  WarmStep(name, "heuristic", _batch(name, "heuristic"))]
+        steps += [WarmStep(name, f"search, {policy} play-outs", _search(name, policy))
+                  for policy in knowledge_for(load_game(name)).leaf_policies]
     return steps
 
 
@@ -44,7 +50,7 @@ def _batch(name: str, policy: str) -> Callable[[], None]:
     return run
 
 
-def _search(name: str) -> Callable[[], None]:
+def _search(name: str, policy: str) -> Callable[[], None]:
     def run() -> None:
         from cardtable.agents.base import Observation
         from cardtable.agents.knowledge import knowledge_for
@@ -55,7 +61,7 @@ def _search(name: str) -> Callable[[], None]:
         while len(state.legal_actions()) < 2:  # the search needs a choice to play out
             state.apply_action(state.legal_actions()[0])
         obs = Observation.of(state)
-        search(obs, SearchParams(iterations=4), seed=0, knowledge=knowledge_for(game))
+        search(obs, SearchParams(iterations=4), seed=0, knowledge=knowledge_for(game).with_leaf_policy(policy))
 
     return run
 
