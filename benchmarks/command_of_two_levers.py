@@ -48,9 +48,10 @@ from contextlib import contextmanager
 from multiprocessing import Pool
 from typing import Any
 
-from cardtable.agents import Observation, make_agent
+from cardtable.agents import Agent, Observation, make_agent
 from cardtable.games.lost_ranks import decisions
 from cardtable.games.lost_ranks.heuristic import AVOID, knowledge
+from cardtable.lab.series import play_match
 from cardtable.protocol import Game
 from cardtable.registry import load_game
 
@@ -126,25 +127,32 @@ def styled(style: dict[str, float]) -> Iterator[None]:
             setattr(decisions, key, value)
 
 
+class StyledHeuristic(Agent):
+    """The heuristic bot playing a style (:func:`styled` around each of its decisions)."""
+
+    name = "styled"
+
+    def __init__(self, game: Game, *, seed: int, style: dict[str, float]) -> None:
+        super().__init__(game, seed=seed)
+        self.inner = make_agent("heuristic", game, seed=seed)
+        self.style = style
+
+    def act(self, obs: Observation) -> int:
+        with styled(self.style):
+            return self.inner.act(obs)
+
+
 def duplicate_match(job: tuple[int, int, dict[str, float]]) -> float:
     """The styled seat's return in one match: (deal seed, styled seat, style)."""
     seed, seat, style = job
     game = load_game("lost-ranks", players=2)
-    state = game.new_state(seed=seed)
-    bots = [make_agent("heuristic", game, seed=seed * 10 + s) for s in range(2)]
-    while not state.is_terminal():
-        q = state.current_player()
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            state.apply_action(legal[0])
-            continue
-        if q == seat:
-            with styled(style):
-                action = bots[q].act(Observation.of(state, q))
-        else:
-            action = bots[q].act(Observation.of(state, q))
-        state.apply_action(action)
-    return float(state.returns()[seat])
+
+    def agent_for(entry: str, g: Game, agent_seed: int) -> Agent:
+        return StyledHeuristic(g, seed=agent_seed, style=style) if entry == "styled" else make_agent(entry, g, seed=agent_seed)
+
+    seating = [0, 1] if seat == 0 else [1, 0]
+    outcome = play_match(game, ["styled", "heuristic"], seed=seed, seating=seating, agent_for=agent_for)
+    return outcome.returns[seat]
 
 
 def styles(style: dict[str, float], first: int, deals: int, jobs: int) -> dict[str, Any]:
