@@ -1,0 +1,167 @@
+"""``benchmarks/command_of_two_learned.py``: the policy learned from Command of Two
+self-play (LR-12 … LR-15), the measurements behind docs/strength.md's "Fifteenth session"."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import numpy as np
+import pytest
+from benchkit import load_benchmark
+
+from cardtable.agents import Observation, make_agent
+from cardtable.games.lost_ranks import decisions as D
+from cardtable.games.lost_ranks import kernel as K
+from cardtable.registry import load_game
+
+
+@pytest.fixture(scope="module")
+def learned() -> ModuleType:
+    return load_benchmark("command_of_two_learned")
+
+
+@pytest.fixture(scope="module")
+def data(learned: ModuleType) -> dict[str, np.ndarray]:
+    return dict(learned.collect(learned.command_of_two(), 2, 5, continuations=2))
+
+
+def midgame(seed: int, moves: int = 23):
+    game = load_game("lost-ranks", players=2)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return game, state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_inputs_hold_only_what_the_seat_knows(learned: ModuleType, seed: int) -> None:
+    # LR-20: the opponent's hand and face-down phantom cards are private; every world
+    # consistent with the seat's view gives the same inputs.
+    game, state = midgame(seed)
+    seat = state.current_player()
+    obs = Observation.of(state, seat)
+    L = learned.L
+    inputs = []
+    for world in [state, *(obs.sample_state(random.Random(i)) for i in range(5))]:
+        x = np.zeros(L.FEATURES)
+        L.features(np.asarray(K.knowledge_of(K.export(world)), np.int64), x)
+        inputs.append(x)
+    assert all((x == inputs[0]).all() for x in inputs)
+    assert inputs[0][:53].sum() == bin(state.hand_masks[seat]).count("1")  # the hand, renamed
+
+
+def test_the_collected_labels_are_what_the_heuristic_chose_from(data: dict[str, np.ndarray]) -> None:
+    counts, values, hval, chosen = data["count"], data["value"], data["hval"], data["chosen"]
+    assert len(counts) > 100 and (counts >= 2).all()
+    assert (np.abs(values) <= 1.0).all()
+    rows = np.arange(len(counts))
+    # the heuristic's move has the best of its own values (ties broken by its noise)
+    best = np.where(np.arange(hval.shape[1]) < counts[:, None], hval, -np.inf).max(1)
+    assert np.allclose(hval[rows, chosen], best, atol=1e-5)
+    # some moves matter on the true deal, and not always the heuristic's is best
+    assert (values.max(1) > values[rows, chosen] + 1e-9).any()
+
+
+def test_the_gradients_are_those_of_the_loss(learned: ModuleType, data: dict[str, np.ndarray]) -> None:
+    X, A, H, V = learned.design({key: value[:40] for key, value in data.items()})
+    net = learned.Network(hidden=8, seed=3)
+    net.w2 = (np.random.default_rng(1).standard_normal(net.w2.shape) * 0.3).astype(np.float32)
+    net.wh[0] = 0.05
+    X, H, V = X.astype(np.float64), H.astype(np.float64), V.astype(np.float64)
+    for p in net.PARAMETERS:
+        setattr(net, p, getattr(net, p).astype(np.float64))
+    _, grads = net.gradients(X, A, H, V)
+    rng = np.random.default_rng(0)
+    for p in net.PARAMETERS:
+        weights = getattr(net, p)
+        for _ in range(3):
+            i = tuple(rng.integers(0, n) for n in weights.shape)
+            if p == "w1":  # an input that is set somewhere
+                i = (int(np.flatnonzero(X.any(0))[rng.integers(0, int(X.any(0).sum()))]), i[1])
+            keep = weights[i]
+            weights[i] = keep + 1e-6
+            up, _ = net.gradients(X, A, H, V)
+            weights[i] = keep - 1e-6
+            down, _ = net.gradients(X, A, H, V)
+            weights[i] = keep
+            assert grads[p][i] == pytest.approx((up - down) / 2e-6, rel=1e-3, abs=1e-9), (p, i)
+
+
+def test_training_fits_and_the_weights_round_trip(learned: ModuleType, data: dict[str, np.ndarray],
+                                                  tmp_path) -> None:
+    X, A, H, V = learned.design(data)
+    net = learned.Network(hidden=16)
+    losses: list[float] = []
+    net.fit(X, A, H, V, epochs=4, lr=3e-3, after_epoch=lambda epoch, loss: losses.append(loss))
+    assert losses[-1] < losses[0]
+    net.save(tmp_path / "w.npz")
+    again = learned.Network.load(tmp_path / "w.npz")
+    assert np.array_equal(again.q(X, A, H)[0], net.q(X, A, H)[0])
+
+
+def test_the_compiled_policy_is_the_networks(learned: ModuleType, data: dict[str, np.ndarray]) -> None:
+    # the kernel's choice (learned_choice) and numpy's (Network.choose) agree
+    X, A, H, _ = learned.design(data)
+    net = learned.Network(hidden=16, seed=5)
+    net.w2 = (np.random.default_rng(2).standard_normal(net.w2.shape) * 0.5).astype(np.float32)
+    numpy_choice = net.choose(X, A, H, data["chosen"], 0.0)
+    assert (numpy_choice != data["chosen"]).any()
+    L, weights = learned.L, net.compiled()
+    x, h, hv, legal = np.zeros(L.FEATURES), np.zeros(16), np.zeros(54), np.zeros(54, np.int64)
+    for i in range(0, len(X), 5):
+        count = int(data["count"][i])
+        legal[:count] = data["legal"][i, :count]
+        L.features(data["k"][i], x)
+        assert np.allclose(x, X[i])
+        chosen = L.choice_from_knowledge(data["k"][i], legal, count, int(data["chosen"][i]), *weights, 0.0, x, h, hv)
+        assert numpy_choice[i] == chosen
+
+
+def test_learned_play_outs_with_an_infinite_margin_are_the_heuristics(learned: ModuleType) -> None:
+    game, state = midgame(4)
+    s = K.export(state)
+    net = learned.Network(hidden=8)
+    ours, theirs = np.zeros((6, learned.L.RESULT), np.int64), np.zeros((6, learned.L.RESULT), np.int64)
+    moves = learned.L.learned_rounds(s, 11, ours, state.current_player(), *net.compiled(), np.inf)
+    assert moves == K.heuristic_rounds(s, 11, theirs)
+    assert np.array_equal(ours, theirs)
+
+
+def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(learned: ModuleType) -> None:
+    game, state = midgame(6, moves=11)
+    seat = state.current_player()
+
+    def search_move() -> tuple[int, dict[int, float]]:
+        agent = make_agent("ismcts:iterations=60", game, seed=9)
+        move = agent.act(Observation.of(state, seat))
+        return move, dict(agent.last.value_sums)  # type: ignore[attr-defined]
+
+    before = search_move()
+    net = learned.Network(hidden=8)
+    with learned.learned_playouts(game, net, np.inf):  # never leaves the heuristic: the same search
+        assert search_move() == before
+    net.w2 = (np.random.default_rng(0).standard_normal(net.w2.shape) * 5.0).astype(np.float32)
+    with learned.learned_playouts(game, net, 0.0):
+        changed = search_move()
+    assert search_move() == before  # undone after the block
+    assert changed != before
+
+
+def test_the_duel_reports_a_share_with_its_error(learned: ModuleType) -> None:
+    net = learned.Network(hidden=8)
+    row = learned.duel(learned.command_of_two(), net, 6, 100, 0.0)
+    assert 0.0 <= row["share"] <= 1.0 and row["se"] >= 0.0 and row["deals"] == 6
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["duel", "w.npz", "--deals", "0"], "at least 1"),
+    (["collect", "d.npz", "--matches", "-3", "--seed", "1"], "at least 1"),
+    (["train", "w.npz"], "required"),
+])
+def test_bad_options_are_refused_with_what_is_allowed(learned: ModuleType, argv: list[str], says: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        learned.main(argv)
+    assert says in capsys.readouterr().err
