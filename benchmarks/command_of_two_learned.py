@@ -79,11 +79,14 @@ def command_of_two() -> LostRanks:
 # --- data -----------------------------------------------------------------------------------
 
 
-def collect(game: LostRanks, matches: int, seed: int, continuations: int = 2) -> Data:
-    """The labelled decisions of ``matches`` heuristic self-play matches
-    (:func:`learned_policy_kernel.collect`): knowledge ``k``, ``legal`` moves (-1 pad),
-    their ``count``, the heuristic's values ``hval`` and move ``chosen`` (an index), and
-    each move's label ``value`` for the mover (the mean over the continuations)."""
+def collect(game: LostRanks, matches: int, seed: int, continuations: int = 2, policy: Network | None = None,
+            margin: float = 0.02) -> Data:
+    """The labelled decisions of ``matches`` self-play matches
+    (:func:`learned_policy_kernel.collect`; heuristic self-play, or with ``policy`` one
+    seat playing it, its decisions only): knowledge ``k``, ``legal`` moves (-1 pad),
+    their ``count``, the heuristic's values ``hval``, the move played ``chosen`` (an
+    index), and each move's label ``value`` for the mover (the mean over the
+    continuations)."""
     target, max_rounds, force = K._options(game)
     limit = matches * 260
     ks = np.zeros((limit, D.KNOWLEDGE), np.int64)
@@ -91,8 +94,9 @@ def collect(game: LostRanks, matches: int, seed: int, continuations: int = 2) ->
     counts, chosen = np.zeros(limit, np.int64), np.zeros(limit, np.int64)
     hvals = np.zeros((limit, 54))
     results = np.zeros((limit, WIDTH, continuations, L.RESULT), np.int64)
+    weights = (policy if policy is not None else Network(hidden=1)).compiled() + (margin,)
     rows = L.collect(matches, seed, continuations, target, max_rounds, force, ks, legals, counts, hvals, chosen,
-                     results)
+                     results, policy is not None, weights)
     kn = LostRanksKnowledge(game)
     cache: dict[tuple[int, ...], float] = {}
     values = np.zeros((rows, WIDTH))
@@ -219,12 +223,18 @@ class Network:
                 float(self.wh[0]))
 
 
+def heuristic_moves(data: Data) -> np.ndarray:
+    """The heuristic's move (an index) at each decision: its best value."""
+    legal = np.arange(data["hval"].shape[1]) < data["count"][:, None]
+    return np.asarray(np.where(legal, data["hval"], -np.inf).argmax(1))
+
+
 def gain(choice: np.ndarray, data: Data) -> tuple[float, float, int]:
     """Mean label of the chosen moves minus the heuristic's, its standard error, and how
     many choices differ from the heuristic's."""
-    rows = np.arange(len(choice))
-    diff = data["value"][rows, choice] - data["value"][rows, data["chosen"]]
-    return float(diff.mean()), float(diff.std() / math.sqrt(len(diff))), int((choice != data["chosen"]).sum())
+    rows, prior = np.arange(len(choice)), heuristic_moves(data)
+    diff = data["value"][rows, choice] - data["value"][rows, prior]
+    return float(diff.mean()), float(diff.std() / math.sqrt(len(diff))), int((choice != prior).sum())
 
 
 # --- play -----------------------------------------------------------------------------------
@@ -295,6 +305,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     c.add_argument("--matches", type=int, required=True)
     c.add_argument("--seed", type=int, required=True)
     c.add_argument("--continuations", type=int, default=2)
+    c.add_argument("--policy", default=None,
+                   help="weights: one seat plays this policy (in play and continuations), its decisions kept")
+    c.add_argument("--margin", type=float, default=0.02)
     t = sub.add_parser("train")
     t.add_argument("out")
     t.add_argument("data", nargs="+")
@@ -322,7 +335,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             parser.error("--matches, --deals and --epochs must be at least 1")
     if args.command == "collect":
         start = time.process_time()
-        data = collect(game, args.matches, args.seed, args.continuations)
+        policy = Network.load(args.policy) if args.policy else None
+        data = collect(game, args.matches, args.seed, args.continuations, policy, args.margin)
         np.savez_compressed(args.out, **data)
         print(f"{len(data['count'])} decisions from {args.matches} matches; cpu {time.process_time() - start:.0f} s")
     elif args.command == "train":
@@ -348,7 +362,7 @@ def train(args: argparse.Namespace) -> None:
     print(f"{len(X)} decisions to learn from, {len(Xt)} held out", flush=True)
 
     def report(epoch: int, loss: float) -> None:
-        held_out = gain(net.choose(Xt, At, Ht, test["chosen"], args.margin), test)
+        held_out = gain(net.choose(Xt, At, Ht, heuristic_moves(test), args.margin), test)
         net.save(f"{args.out.removesuffix('.npz')}.epoch{epoch}.npz")
         print(json.dumps({"epoch": epoch, "loss": round(loss, 5), "wh": round(float(net.wh[0]), 4),
                           "held_out_gain": round(held_out[0], 5), "se": round(held_out[1], 5),

@@ -168,16 +168,28 @@ def learned_choice(s: Any, k: Any, legal: Any, count: int, noise: Any, work: Any
 
 
 @numba.njit
-def _continue_round(t: Any, seed: int, k: Any, legal: Any, noise: Any, work: Any, none: Any, scores: Any,
-                    events: Any) -> None:
+def _step(t: Any, learned: int, k: Any, legal: Any, noise: Any, work: Any, policy: Any, x: Any, h: Any,
+          hv: Any) -> int:
+    """The move of the seat to move in ``t``: the learned policy's for seat ``learned``
+    (``policy``: its weights and margin), else the heuristic's."""
+    count = K._legal_list(t, legal)
+    for j in range(count if count > 1 else 0):
+        noise[j] = np.random.random()
+    if count == 1:
+        return int(legal[0])
+    if t[K.CUR] == learned:
+        w1, b1, w2t, b2, wh, margin = policy
+        return int(legal[learned_choice(t, k, legal, count, noise, work, w1, b1, w2t, b2, wh, margin, x, h, hv)])
+    return int(K._heuristic(t, k, legal, count, noise, work))
+
+
+@numba.njit
+def _continue_round(t: Any, seed: int, learned: int, k: Any, legal: Any, noise: Any, work: Any, policy: Any,
+                    x: Any, h: Any, hv: Any, none: Any, scores: Any, events: Any) -> None:
     np.random.seed(seed)
     r = t[K.ROUND]
     while t[K.CUR] >= 0 and t[K.ROUND] == r:
-        count = K._legal_list(t, legal)
-        for j in range(count if count > 1 else 0):
-            noise[j] = np.random.random()
-        a = legal[0] if count == 1 else K._heuristic(t, k, legal, count, noise, work)
-        K._apply(t, a, none, scores, events)
+        K._apply(t, _step(t, learned, k, legal, noise, work, policy, x, h, hv), none, scores, events)
 
 
 @numba.njit
@@ -190,12 +202,15 @@ def _round_result(t: Any, out: Any) -> None:
 
 @numba.njit
 def collect(matches: int, seed: int, continuations: int, target: int, max_rounds: int, force: bool, ks: Any,
-            legals: Any, counts: Any, hvals: Any, chosen: Any, results: Any) -> int:
-    """Heuristic self-play of ``matches`` Command of Two matches from ``seed``; at each
-    decision with a choice (while rows last) the seat's knowledge, the legal moves, the
-    heuristic's values and its move, and each move's ``continuations`` round results
-    (the move, then the heuristic to the round's end on the true deal, the same random
-    numbers for every move).  Returns the rows filled."""
+            legals: Any, counts: Any, hvals: Any, chosen: Any, results: Any, improve: bool, policy: Any) -> int:
+    """Self-play of ``matches`` Command of Two matches from ``seed``; at each decision with
+    a choice (while rows last) the seat's knowledge, the legal moves, the heuristic's
+    values and its move, and each move's ``continuations`` round results (the move, then
+    play on the true deal to the round's end, the same random numbers for every move).
+    Every seat the heuristic; with ``improve``, in match ``i`` seat ``i % 2`` plays the
+    learned ``policy`` (weights and margin) — in the match and in the continuations —
+    and only its decisions are kept (the data of a policy-iteration step against the
+    heuristic).  Returns the rows filled."""
     np.random.seed(seed)
     none = np.empty((0, 53), dtype=np.int64)
     scores = np.zeros((0, 2), dtype=np.int64)
@@ -203,18 +218,17 @@ def collect(matches: int, seed: int, continuations: int, target: int, max_rounds
     k = np.zeros(D.KNOWLEDGE, dtype=np.int64)
     legal, after = np.zeros(54, dtype=np.int64), np.zeros(54, dtype=np.int64)
     noise, work = np.zeros(54, dtype=np.float64), np.zeros(D.WORK, dtype=np.float64)
+    x, h, hv = np.zeros(policy[0].shape[0]), np.zeros(policy[1].shape[0]), np.zeros(54)
     rows, limit, width = 0, ks.shape[0], legals.shape[1]
-    for _ in range(matches):
+    for i in range(matches):
+        learned = i % 2 if improve else -1
         s = K.new_match(2, none, np.random.randint(2), np.random.randint(2), target, max_rounds, force)
         while s[K.CUR] >= 0:
             count = K._legal_list(s, legal)
-            if count == 1:
-                K._apply(s, legal[0], none, scores, events)
-                continue
-            for j in range(count):
-                noise[j] = np.random.random()
-            a = K._heuristic(s, k, legal, count, noise, work)
-            if rows < limit and count <= width:
+            a = _step(s, learned, k, legal, noise, work, policy, x, h, hv)
+            keep = count > 1 and (learned < 0 or s[K.CUR] == learned)
+            if keep and rows < limit and count <= width:
+                K._knowledge(s, k)
                 ks[rows, :] = k
                 counts[rows] = count
                 legals[rows, :count] = legal[:count]
@@ -226,7 +240,8 @@ def collect(matches: int, seed: int, continuations: int, target: int, max_rounds
                     for c in range(continuations):
                         t = s.copy()
                         K._apply(t, legal[j], none, scores, events)
-                        _continue_round(t, base + c, k, after, noise, work, none, scores, events)
+                        _continue_round(t, base + c, learned, k, after, noise, work, policy, x, h, hv, none, scores,
+                                        events)
                         _round_result(t, results[rows, j, c])
                 rows += 1
             K._apply(s, a, none, scores, events)

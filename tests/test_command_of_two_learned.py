@@ -64,6 +64,21 @@ def test_the_collected_labels_are_what_the_heuristic_chose_from(data: dict[str, 
     assert (values.max(1) > values[rows, chosen] + 1e-9).any()
 
 
+def test_a_policy_iteration_step_keeps_the_learned_seats_decisions(learned: ModuleType) -> None:
+    game = learned.command_of_two()
+    net = learned.Network(hidden=8)
+    same = learned.collect(game, 2, 7, policy=net, margin=np.inf)  # never leaves the heuristic's move
+    assert len(same["count"]) > 50
+    rows = np.arange(len(same["count"]))
+    best = same["hval"][rows, learned.heuristic_moves(same)]
+    assert np.allclose(same["hval"][rows, same["chosen"]], best, atol=1e-5)  # ties aside, the heuristic's
+    net.w2 = (np.random.default_rng(0).standard_normal(net.w2.shape) * 5.0).astype(np.float32)
+    other = learned.collect(game, 2, 7, policy=net, margin=0.0)
+    rows = np.arange(len(other["count"]))
+    assert (other["hval"][rows, other["chosen"]] < other["hval"][rows, learned.heuristic_moves(other)] - 1e-3).any()
+    assert (np.abs(other["value"]) <= 1.0).all()
+
+
 def test_the_gradients_are_those_of_the_loss(learned: ModuleType, data: dict[str, np.ndarray]) -> None:
     X, A, H, V = learned.design({key: value[:40] for key, value in data.items()})
     net = learned.Network(hidden=8, seed=3)
