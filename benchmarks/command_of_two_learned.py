@@ -247,7 +247,7 @@ def duel(game: LostRanks, net: Network, deals: int, seed: int, margin: float) ->
     seats = []
     for seat in (0, 1):
         out = np.zeros(deals, np.int64)
-        L.duel(deals, seed, seat, target, max_rounds, force, *net.compiled(), margin, out)
+        L.duel(deals, seed, seat, target, max_rounds, force, net.compiled() + (margin,), out)
         seats.append(np.where(out == 0, 0.5, (out + 1) / 2))
     per_deal = (seats[0] + seats[1]) / 2
     return {"margin": margin, "deals": deals, "seed": seed, "share": round(float(per_deal.mean()), 4),
@@ -261,13 +261,13 @@ def learned_playouts(game: LostRanks, net: Network, margin: float) -> Iterator[N
     by the learned policy (the opponent's by the heuristic)."""
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
-    weights = net.compiled()
+    policy = net.compiled() + (margin,)
 
     def kernel_values(world: Any, root_round: int, me: int, seed: int) -> tuple[list[float], int]:
         if kn.cutoff(world, root_round):
             return kn.evaluate(world), 0
         results = np.zeros((kn.leaf_playouts, L.RESULT), np.int64)
-        moves = int(L.learned_rounds(K.export(world), seed & 0xFFFFFFFF, results, me, *weights, margin))
+        moves = int(L.learned_rounds(K.export(world), seed & 0xFFFFFFFF, results, me, policy))
         v = sum(kn.red_value(*(int(x) for x in row)) for row in results) / len(results)
         return [v if army == 0 else -v for army in world.armies], moves
 

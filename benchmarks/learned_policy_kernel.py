@@ -249,17 +249,17 @@ def collect(matches: int, seed: int, continuations: int, target: int, max_rounds
 
 
 @numba.njit
-def duel(deals: int, seed: int, learned_seat: int, target: int, max_rounds: int, force: bool, w1: Any, b1: Any,
-         w2t: Any, b2: Any, wh: float, margin: float, out: Any) -> None:
+def duel(deals: int, seed: int, learned_seat: int, target: int, max_rounds: int, force: bool, policy: Any,
+         out: Any) -> None:
     """Deals ``seed .. seed + deals - 1`` (each match's round decks drawn from its seed),
-    seat ``learned_seat`` playing the learned policy, the other the heuristic; ``out[i]``:
-    1 the learned seat's army won match ``i``, -1 lost, 0 drawn."""
+    seat ``learned_seat`` playing the learned ``policy`` (weights and margin), the other
+    the heuristic; ``out[i]``: 1 the learned seat's army won match ``i``, -1 lost, 0 drawn."""
     none = np.empty((0, 53), dtype=np.int64)
     scores = np.zeros((0, 2), dtype=np.int64)
     events = np.zeros((2, len(K.EVENTS)), dtype=np.int64)
     k = np.zeros(D.KNOWLEDGE, dtype=np.int64)
     legal, noise, work = np.zeros(54, dtype=np.int64), np.zeros(54), np.zeros(D.WORK)
-    x, h, hv = np.zeros(w1.shape[0]), np.zeros(b1.shape[0]), np.zeros(54)
+    x, h, hv = np.zeros(policy[0].shape[0]), np.zeros(policy[1].shape[0]), np.zeros(54)
     decks = np.zeros((40, 53), dtype=np.int64)
     for i in range(deals):
         np.random.seed(seed + i)
@@ -269,47 +269,29 @@ def duel(deals: int, seed: int, learned_seat: int, target: int, max_rounds: int,
         np.random.seed(seed + i + 7777777 * (learned_seat + 1))
         s = K.new_match(2, decks, dealer, red, target, max_rounds, force)
         while s[K.CUR] >= 0:
-            count = K._legal_list(s, legal)
-            a = legal[0]
-            if count > 1:
-                for j in range(count):
-                    noise[j] = np.random.random()
-                if s[K.CUR] == learned_seat:
-                    a = legal[learned_choice(s, k, legal, count, noise, work, w1, b1, w2t, b2, wh, margin, x, h, hv)]
-                else:
-                    a = K._heuristic(s, k, legal, count, noise, work)
-            K._apply(s, a, decks, scores, events)
+            K._apply(s, _step(s, learned_seat, k, legal, noise, work, policy, x, h, hv), decks, scores, events)
         mine = 0 if learned_seat % 2 == s[K.RED_PARITY] else 1
         out[i] = 0 if s[K.OUTCOME] == 2 else 1 if s[K.OUTCOME] == mine else -1
 
 
 @numba.njit
-def learned_rounds(s: Any, seed: int, results: Any, me: int, w1: Any, b1: Any, w2t: Any, b2: Any, wh: float,
-                   margin: float) -> int:
+def learned_rounds(s: Any, seed: int, results: Any, me: int, policy: Any) -> int:
     """:func:`~cardtable.games.lost_ranks.kernel.heuristic_rounds` with seat ``me``
-    playing the learned policy (the search's own seat in its play-outs)."""
+    playing the learned ``policy`` (weights and margin: the search's own seat in its
+    play-outs)."""
     np.random.seed(seed)
     none = np.empty((0, 53), dtype=np.int64)
     scores = np.zeros((0, 2), dtype=np.int64)
     events = np.zeros((2, len(K.EVENTS)), dtype=np.int64)
     k = np.zeros(D.KNOWLEDGE, dtype=np.int64)
     legal, noise, work = np.zeros(54, dtype=np.int64), np.zeros(54), np.zeros(D.WORK)
-    x, h, hv = np.zeros(w1.shape[0]), np.zeros(b1.shape[0]), np.zeros(54)
+    x, h, hv = np.zeros(policy[0].shape[0]), np.zeros(policy[1].shape[0]), np.zeros(54)
     moves = 0
     for i in range(results.shape[0]):
         t = s.copy()
         r = t[K.ROUND]
         while t[K.CUR] >= 0 and t[K.ROUND] == r:
-            count = K._legal_list(t, legal)
-            for j in range(count if count > 1 else 0):
-                noise[j] = np.random.random()
-            if count == 1:
-                a = legal[0]
-            elif t[K.CUR] == me:
-                a = legal[learned_choice(t, k, legal, count, noise, work, w1, b1, w2t, b2, wh, margin, x, h, hv)]
-            else:
-                a = K._heuristic(t, k, legal, count, noise, work)
-            K._apply(t, a, none, scores, events)
+            K._apply(t, _step(t, me, k, legal, noise, work, policy, x, h, hv), none, scores, events)
             moves += 1
         _round_result(t, results[i])
     return moves

@@ -139,7 +139,7 @@ def test_learned_play_outs_with_an_infinite_margin_are_the_heuristics(learned: M
     s = K.export(state)
     net = learned.Network(hidden=8)
     ours, theirs = np.zeros((6, learned.L.RESULT), np.int64), np.zeros((6, learned.L.RESULT), np.int64)
-    moves = learned.L.learned_rounds(s, 11, ours, state.current_player(), *net.compiled(), np.inf)
+    moves = learned.L.learned_rounds(s, 11, ours, state.current_player(), net.compiled() + (np.inf,))
     assert moves == K.heuristic_rounds(s, 11, theirs)
     assert np.array_equal(ours, theirs)
 
