@@ -168,6 +168,17 @@ def learned_choice(s: Any, k: Any, legal: Any, count: int, noise: Any, work: Any
 
 
 @numba.njit
+def _workspace(policy: Any) -> tuple[Any, ...]:
+    """Work space of a match vector's steps: no given decks, no round scores, the event
+    counts, the knowledge, the legal moves, the tie-breaking noise, the heuristic's work
+    space and the learned policy's (inputs, hidden layer, heuristic values)."""
+    return (np.empty((0, 53), dtype=np.int64), np.zeros((0, 2), dtype=np.int64),
+            np.zeros((2, len(K.EVENTS)), dtype=np.int64), np.zeros(D.KNOWLEDGE, dtype=np.int64),
+            np.zeros(54, dtype=np.int64), np.zeros(54), np.zeros(D.WORK), np.zeros(policy[0].shape[0]),
+            np.zeros(policy[1].shape[0]), np.zeros(54))
+
+
+@numba.njit
 def _step(t: Any, learned: int, k: Any, legal: Any, noise: Any, work: Any, policy: Any, x: Any, h: Any,
           hv: Any) -> int:
     """The move of the seat to move in ``t``: the learned policy's for seat ``learned``
@@ -212,13 +223,8 @@ def collect(matches: int, seed: int, continuations: int, target: int, max_rounds
     and only its decisions are kept (the data of a policy-iteration step against the
     heuristic).  Returns the rows filled."""
     np.random.seed(seed)
-    none = np.empty((0, 53), dtype=np.int64)
-    scores = np.zeros((0, 2), dtype=np.int64)
-    events = np.zeros((2, len(K.EVENTS)), dtype=np.int64)
-    k = np.zeros(D.KNOWLEDGE, dtype=np.int64)
-    legal, after = np.zeros(54, dtype=np.int64), np.zeros(54, dtype=np.int64)
-    noise, work = np.zeros(54, dtype=np.float64), np.zeros(D.WORK, dtype=np.float64)
-    x, h, hv = np.zeros(policy[0].shape[0]), np.zeros(policy[1].shape[0]), np.zeros(54)
+    none, scores, events, k, legal, noise, work, x, h, hv = _workspace(policy)
+    after = np.zeros(54, dtype=np.int64)
     rows, limit, width = 0, ks.shape[0], legals.shape[1]
     for i in range(matches):
         learned = i % 2 if improve else -1
@@ -254,12 +260,7 @@ def duel(deals: int, seed: int, learned_seat: int, target: int, max_rounds: int,
     """Deals ``seed .. seed + deals - 1`` (each match's round decks drawn from its seed),
     seat ``learned_seat`` playing the learned ``policy`` (weights and margin), the other
     the heuristic; ``out[i]``: 1 the learned seat's army won match ``i``, -1 lost, 0 drawn."""
-    none = np.empty((0, 53), dtype=np.int64)
-    scores = np.zeros((0, 2), dtype=np.int64)
-    events = np.zeros((2, len(K.EVENTS)), dtype=np.int64)
-    k = np.zeros(D.KNOWLEDGE, dtype=np.int64)
-    legal, noise, work = np.zeros(54, dtype=np.int64), np.zeros(54), np.zeros(D.WORK)
-    x, h, hv = np.zeros(policy[0].shape[0]), np.zeros(policy[1].shape[0]), np.zeros(54)
+    none, scores, events, k, legal, noise, work, x, h, hv = _workspace(policy)
     decks = np.zeros((40, 53), dtype=np.int64)
     for i in range(deals):
         np.random.seed(seed + i)
@@ -280,12 +281,7 @@ def learned_rounds(s: Any, seed: int, results: Any, me: int, policy: Any) -> int
     playing the learned ``policy`` (weights and margin: the search's own seat in its
     play-outs)."""
     np.random.seed(seed)
-    none = np.empty((0, 53), dtype=np.int64)
-    scores = np.zeros((0, 2), dtype=np.int64)
-    events = np.zeros((2, len(K.EVENTS)), dtype=np.int64)
-    k = np.zeros(D.KNOWLEDGE, dtype=np.int64)
-    legal, noise, work = np.zeros(54, dtype=np.int64), np.zeros(54), np.zeros(D.WORK)
-    x, h, hv = np.zeros(policy[0].shape[0]), np.zeros(policy[1].shape[0]), np.zeros(54)
+    none, scores, events, k, legal, noise, work, x, h, hv = _workspace(policy)
     moves = 0
     for i in range(results.shape[0]):
         t = s.copy()
