@@ -55,9 +55,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import learned_policy_kernel as L  # noqa: E402
 
+from cardtable.agents import Observation  # noqa: E402
 from cardtable.agents.knowledge import knowledge_for  # noqa: E402
 from cardtable.games.lost_ranks import decisions as D  # noqa: E402
 from cardtable.games.lost_ranks import kernel as K  # noqa: E402
+from cardtable.games.lost_ranks.heuristic import knowledge  # noqa: E402
 from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge  # noqa: E402
 from cardtable.games.lost_ranks.rules import LostRanks  # noqa: E402
 from cardtable.lab.series import play_match  # noqa: E402
@@ -256,12 +258,16 @@ def duel(game: LostRanks, net: Network, deals: int, seed: int, margin: float) ->
 
 
 @contextmanager
-def learned_playouts(game: LostRanks, net: Network, margin: float) -> Iterator[None]:
+def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bool = True,
+                   prior: bool = False) -> Iterator[None]:
     """While the block runs, the game's search knowledge plays its own seat's play-outs
-    by the learned policy (the opponent's by the heuristic)."""
+    by the learned policy (``playouts``; the opponent's stay the heuristic's) and takes
+    the learned policy's move as the move to keep unless another clearly leads
+    (``prior``; else the heuristic's)."""
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
     policy = net.compiled() + (margin,)
+    x, h, hv = np.zeros(L.FEATURES), np.zeros(net.b1.shape[0]), np.zeros(54)
 
     def kernel_values(world: Any, root_round: int, me: int, seed: int) -> tuple[list[float], int]:
         if kn.cutoff(world, root_round):
@@ -271,11 +277,25 @@ def learned_playouts(game: LostRanks, net: Network, margin: float) -> Iterator[N
         v = sum(kn.red_value(*(int(x) for x in row)) for row in results) / len(results)
         return [v if army == 0 else -v for army in world.armies], moves
 
-    kn.kernel_values = kernel_values  # type: ignore[method-assign]
+    def learned_prior(obs: Observation, seed: int) -> int | None:
+        move = LostRanksKnowledge.prior(kn, obs, seed)
+        if move is None:
+            return None
+        legal = sorted(obs.legal_actions)
+        moves = np.zeros(54, np.int64)
+        moves[:len(legal)] = legal
+        k = np.asarray(knowledge(obs.view), np.int64)
+        return legal[int(L.choice_from_knowledge(k, moves, len(legal), legal.index(move), *policy, x, h, hv))]
+
+    if playouts:
+        kn.kernel_values = kernel_values  # type: ignore[method-assign]
+    if prior:
+        kn.prior = learned_prior  # type: ignore[method-assign]
     try:
         yield
     finally:
-        del kn.kernel_values
+        kn.__dict__.pop("kernel_values", None)
+        kn.__dict__.pop("prior", None)
 
 
 def matches(game: LostRanks, entry: str, deals: int, seed: int, out: str) -> None:
@@ -327,6 +347,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     m.add_argument("--deals", type=int, required=True)
     m.add_argument("--seed", type=int, required=True)
     m.add_argument("--margin", type=float, default=0.02)
+    m.add_argument("--prior", action="store_true", help="also keep the learned policy's move, not the heuristic's")
+    m.add_argument("--prior-only", action="store_true", help="the learned prior with the default play-outs")
     m.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     game = command_of_two()
@@ -350,7 +372,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if args.weights == "none":
             matches(game, args.entry, args.deals, args.seed, args.out)
         else:
-            with learned_playouts(game, Network.load(args.weights), args.margin):
+            with learned_search(game, Network.load(args.weights), args.margin, playouts=not args.prior_only,
+                                prior=args.prior or args.prior_only):
                 matches(game, args.entry, args.deals, args.seed, args.out)
 
 

@@ -11,6 +11,7 @@ import pytest
 from benchkit import load_benchmark
 
 from cardtable.agents import Observation, make_agent
+from cardtable.agents.knowledge import knowledge_for
 from cardtable.games.lost_ranks import decisions as D
 from cardtable.games.lost_ranks import kernel as K
 from cardtable.registry import load_game
@@ -155,11 +156,17 @@ def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(l
 
     before = search_move()
     net = learned.Network(hidden=8)
-    with learned.learned_playouts(game, net, np.inf):  # never leaves the heuristic: the same search
+    with learned.learned_search(game, net, np.inf, prior=True):  # never leaves the heuristic: the same search
         assert search_move() == before
     net.w2 = (np.random.default_rng(0).standard_normal(net.w2.shape) * 5.0).astype(np.float32)
-    with learned.learned_playouts(game, net, 0.0):
+    with learned.learned_search(game, net, 0.0):
         changed = search_move()
+    heuristic = knowledge_for(game).prior(Observation.of(state, seat), 3)
+    other = next(a for a in state.legal_actions() if a != heuristic)
+    net.b2[learned.L.action_name(other, state.trump_suit)] = 100.0  # the learned policy wants ``other``
+    with learned.learned_search(game, net, 0.0, playouts=False, prior=True):
+        assert knowledge_for(game).prior(Observation.of(state, seat), 3) == other
+    assert knowledge_for(game).prior(Observation.of(state, seat), 3) == heuristic
     assert search_move() == before  # undone after the block
     assert changed != before
 
