@@ -336,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     t.add_argument("--hidden", type=int, default=256)
     t.add_argument("--lr", type=float, default=1e-3)
     t.add_argument("--margin", type=float, default=0.02, help="for the held-out gain printed")
+    t.add_argument("--init", default=None, help="weights to start from (else random)")
     d = sub.add_parser("duel")
     d.add_argument("weights")
     d.add_argument("--deals", type=int, default=3000)
@@ -381,7 +382,7 @@ def train(args: argparse.Namespace) -> None:
     data, test = load_data(args.data), load_data([args.test])
     X, A, H, V = design(data)
     Xt, At, Ht, _ = design(test)
-    net = Network(hidden=args.hidden)
+    net = Network.load(args.init) if args.init else Network(hidden=args.hidden)
     print(f"{len(X)} decisions to learn from, {len(Xt)} held out", flush=True)
 
     def report(epoch: int, loss: float) -> None:

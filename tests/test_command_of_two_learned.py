@@ -187,3 +187,15 @@ def test_bad_options_are_refused_with_what_is_allowed(learned: ModuleType, argv:
     with pytest.raises(SystemExit):
         learned.main(argv)
     assert says in capsys.readouterr().err
+
+
+def test_the_commands_collect_train_and_duel(learned: ModuleType, tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    data, weights, again = str(tmp_path / "d.npz"), str(tmp_path / "w.npz"), str(tmp_path / "w2.npz")
+    learned.main(["collect", data, "--matches", "1", "--seed", "3"])
+    learned.main(["train", weights, data, "--test", data, "--epochs", "1", "--hidden", "8"])
+    learned.main(["train", again, data, "--test", data, "--epochs", "1", "--init", weights, "--lr", "0.0"])
+    assert all(np.array_equal(np.load(weights)[p], np.load(again)[p]) for p in learned.Network.PARAMETERS)
+    learned.main(["duel", weights, "--deals", "2", "--margin", "0.0", "0.5"])
+    out = capsys.readouterr().out
+    assert "decisions from 1 matches" in out and '"epoch": 0' in out
+    assert out.count('"deals": 2') == 2
