@@ -6,6 +6,9 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# pytest-xdist workers for `make test`: one a core, at most four (each may start a
+# server or a browser); TEST_WORKERS=0 runs the suite in one process.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); [ "$$n" -gt 4 ] && n=4; echo $$n)
 
 .PHONY: play play-terminal test test-slow typecheck bench traces clean
 
@@ -33,7 +36,7 @@ play-terminal: $(VENV)/.installed-app
 test: $(VENV)/.installed-test
 	bash scripts/system-deps.sh
 	CARDTABLE_TEST_PG="$${CARDTABLE_TEST_PG:-$$(bash scripts/ci-postgres.sh 2>/dev/null || true)}" \
-		$(BIN)/python -m pytest -m "not slow" $(PYTEST_ARGS)
+		$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	$(BIN)/python -m mypy
 
 test-slow: $(VENV)/.installed-test
