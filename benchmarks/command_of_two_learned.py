@@ -28,6 +28,9 @@ stronger style.  Everything heavy runs in the compiled kernel
     Duplicate matches of the search ``ENTRY`` against the heuristic (each deal from both
     seats), its own seat's play-outs played by the learned policy (``--weights none``:
     the default play-outs, for the paired baseline); one JSON line per match, resumable.
+    ``--opponent W``: against the learned policy with weights ``W`` (:class:`LearnedPlayer`,
+    at ``--margin``) instead — an opponent stronger than the heuristic that the search,
+    whose play-outs model the heuristic, has never seen (sixteenth session).
 
 ::
 
@@ -35,6 +38,7 @@ stronger style.  Everything heavy runs in the compiled kernel
     python benchmarks/command_of_two_learned.py train w.npz d1.npz d2.npz --test t.npz --epochs 6
     python benchmarks/command_of_two_learned.py duel w.npz --deals 3000 --seed 2000000 --margin 0.02
     python benchmarks/command_of_two_learned.py matches w.npz ismcts:seconds=0.1:cpu=true --deals 100 --seed 30000 --out m.jsonl
+    python benchmarks/command_of_two_learned.py matches none heuristic --deals 100 --seed 40000 --opponent w.npz --out h.jsonl
 """
 
 from __future__ import annotations
@@ -55,7 +59,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import learned_policy_kernel as L  # noqa: E402
 
-from cardtable.agents import Observation  # noqa: E402
+from cardtable.agents import Agent, Observation, make_agent  # noqa: E402
 from cardtable.agents.knowledge import knowledge_for  # noqa: E402
 from cardtable.games.lost_ranks import decisions as D  # noqa: E402
 from cardtable.games.lost_ranks import kernel as K  # noqa: E402
@@ -63,6 +67,7 @@ from cardtable.games.lost_ranks.heuristic import knowledge  # noqa: E402
 from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge  # noqa: E402
 from cardtable.games.lost_ranks.rules import LostRanks  # noqa: E402
 from cardtable.lab.series import play_match  # noqa: E402
+from cardtable.protocol import Game  # noqa: E402
 from cardtable.registry import load_game  # noqa: E402
 
 WIDTH = 20
@@ -257,6 +262,37 @@ def duel(game: LostRanks, net: Network, deals: int, seed: int, margin: float) ->
             "load": round(os.getloadavg()[0], 2)}
 
 
+def workspace(net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch arrays for :func:`learned_move` (inputs, hidden layer, move values)."""
+    return np.zeros(L.FEATURES), np.zeros(net.b1.shape[0]), np.zeros(54)
+
+
+def learned_move(policy: tuple[Any, ...], obs: Observation, heuristic_move: int, *work: np.ndarray) -> int:
+    """The learned policy's move at ``obs`` (``policy`` = compiled weights + margin):
+    ``heuristic_move`` unless another legal move's ``Q`` leads it by the margin."""
+    legal = sorted(obs.legal_actions)
+    moves = np.zeros(54, np.int64)
+    moves[:len(legal)] = legal
+    k = np.asarray(knowledge(obs.view), np.int64)
+    return legal[int(L.choice_from_knowledge(k, moves, len(legal), legal.index(heuristic_move), *policy, *work))]
+
+
+class LearnedPlayer(Agent):
+    """The learned policy as a bot (an opponent the search has never modelled): the
+    heuristic bot's move unless another's ``Q`` leads it by ``margin``."""
+
+    name = "learned"
+
+    def __init__(self, game: Game, net: Network, margin: float, *, seed: int = 0) -> None:
+        super().__init__(game, seed=seed)
+        self.heuristic = make_agent("heuristic", game, seed=seed)
+        self.policy = net.compiled() + (margin,)
+        self.work = workspace(net)
+
+    def act(self, obs: Observation) -> int:
+        return learned_move(self.policy, obs, self.heuristic.act(obs), *self.work)
+
+
 @contextmanager
 def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bool = True,
                    prior: bool = False) -> Iterator[None]:
@@ -267,7 +303,7 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
     policy = net.compiled() + (margin,)
-    x, h, hv = np.zeros(L.FEATURES), np.zeros(net.b1.shape[0]), np.zeros(54)
+    x, h, hv = workspace(net)
 
     def kernel_values(world: Any, root_round: int, me: int, seed: int) -> tuple[list[float], int]:
         if kn.cutoff(world, root_round):
@@ -279,13 +315,7 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
 
     def learned_prior(obs: Observation, seed: int) -> int | None:
         move = LostRanksKnowledge.prior(kn, obs, seed)
-        if move is None:
-            return None
-        legal = sorted(obs.legal_actions)
-        moves = np.zeros(54, np.int64)
-        moves[:len(legal)] = legal
-        k = np.asarray(knowledge(obs.view), np.int64)
-        return legal[int(L.choice_from_knowledge(k, moves, len(legal), legal.index(move), *policy, x, h, hv))]
+        return None if move is None else learned_move(policy, obs, move, x, h, hv)
 
     if playouts:
         kn.kernel_values = kernel_values  # type: ignore[method-assign]
@@ -298,9 +328,16 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
         kn.__dict__.pop("prior", None)
 
 
-def matches(game: LostRanks, entry: str, deals: int, seed: int, out: str) -> None:
-    """Duplicate matches of ``entry`` against the heuristic, appended to ``out`` (skipping
-    those already there)."""
+def matches(game: LostRanks, entry: str, deals: int, seed: int, out: str, opponent: Network | None = None,
+            margin: float = 0.02) -> None:
+    """Duplicate matches of ``entry`` against the heuristic (or the learned ``opponent``
+    at ``margin``), appended to ``out`` (skipping those already there)."""
+    def agent_for(spec: str, g: Game, agent_seed: int) -> Agent:
+        if spec == "learned" and opponent is not None:
+            return LearnedPlayer(g, opponent, margin, seed=agent_seed)
+        return make_agent(spec, g, seed=agent_seed)
+
+    other = "heuristic" if opponent is None else "learned"
     done = set()
     if os.path.exists(out):
         with open(out) as f:
@@ -310,7 +347,8 @@ def matches(game: LostRanks, entry: str, deals: int, seed: int, out: str) -> Non
         for seat in (0, 1):
             if (match_seed, seat) in done:
                 continue
-            outcome = play_match(game, [entry, "heuristic"], seed=match_seed, seating=[0, 1] if seat == 0 else [1, 0])
+            outcome = play_match(game, [entry, other], seed=match_seed, seating=[0, 1] if seat == 0 else [1, 0],
+                                 agent_for=agent_for)
             with open(out, "a") as f:
                 f.write(json.dumps({"seed": match_seed, "seat": seat, "return": outcome.returns[seat],
                                     "cpu": round(time.process_time() - start, 1),
@@ -350,6 +388,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     m.add_argument("--margin", type=float, default=0.02)
     m.add_argument("--prior", action="store_true", help="also keep the learned policy's move, not the heuristic's")
     m.add_argument("--prior-only", action="store_true", help="the learned prior with the default play-outs")
+    m.add_argument("--opponent", default=None, metavar="WEIGHTS",
+                   help="play against the learned policy with these weights (at --margin), not the heuristic")
     m.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     game = command_of_two()
@@ -370,12 +410,13 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(json.dumps(duel(game, net, args.deals, args.seed, margin)), flush=True)
     else:
         game.new_state(seed=0)
+        opponent = Network.load(args.opponent) if args.opponent else None
         if args.weights == "none":
-            matches(game, args.entry, args.deals, args.seed, args.out)
+            matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
         else:
             with learned_search(game, Network.load(args.weights), args.margin, playouts=not args.prior_only,
                                 prior=args.prior or args.prior_only):
-                matches(game, args.entry, args.deals, args.seed, args.out)
+                matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
 
 
 def train(args: argparse.Namespace) -> None:

@@ -3,6 +3,7 @@ self-play (LR-12 … LR-15), the measurements behind docs/strength.md's "Fifteen
 
 from __future__ import annotations
 
+import json
 import random
 from types import ModuleType
 
@@ -169,6 +170,38 @@ def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(l
     assert knowledge_for(game).prior(Observation.of(state, seat), 3) == heuristic
     assert search_move() == before  # undone after the block
     assert changed != before
+
+
+def test_the_learned_bot_keeps_the_heuristics_move_unless_another_clearly_leads(learned: ModuleType) -> None:
+    game, state = midgame(8, moves=9)
+    seat = state.current_player()
+    obs = Observation.of(state, seat)
+    heuristic = make_agent("heuristic", game, seed=4).act(obs)
+    net = learned.Network(hidden=8)
+    assert learned.LearnedPlayer(game, net, np.inf, seed=4).act(obs) == heuristic
+    other = next(a for a in state.legal_actions() if a != heuristic)
+    net.b2[learned.L.action_name(other, state.trump_suit)] = 100.0
+    assert learned.LearnedPlayer(game, net, 0.02, seed=4).act(obs) == other
+    assert learned.LearnedPlayer(game, net, 1000.0, seed=4).act(obs) == heuristic
+
+
+def test_matches_against_the_learned_bot_are_written_per_deal_and_seat(learned: ModuleType, tmp_path) -> None:
+    weights, out = str(tmp_path / "w.npz"), tmp_path / "m.jsonl"
+    learned.Network(hidden=8).save(weights)
+    heuristic = ["matches", "none", "heuristic", "--deals", "1", "--seed", "40"]
+    argv = heuristic + ["--opponent", weights, "--margin", "1000", "--out", str(out)]
+    learned.main(argv)
+    learned.main(heuristic + ["--out", str(tmp_path / "h.jsonl")])  # the same matches against the heuristic
+
+    def results(path) -> list[tuple[int, int, float]]:
+        return [(r["seed"], r["seat"], r["return"]) for r in map(json.loads, path.read_text().splitlines())]
+
+    rows = results(out)
+    assert [row[:2] for row in rows] == [(40, 0), (40, 1)]
+    # a learned bot that never leaves the heuristic's move plays the heuristic's match
+    assert rows == results(tmp_path / "h.jsonl")
+    learned.main(argv)  # a second run skips the matches already written
+    assert results(out) == rows
 
 
 def test_the_duel_reports_a_share_with_its_error(learned: ModuleType) -> None:
