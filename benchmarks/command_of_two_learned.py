@@ -31,6 +31,8 @@ stronger style.  Everything heavy runs in the compiled kernel
     ``--opponent W``: against the learned policy with weights ``W`` (:class:`LearnedPlayer`,
     at ``--margin``) instead — an opponent stronger than the heuristic that the search,
     whose play-outs model the heuristic, has never seen (sixteenth session).
+    ``--model-opponent``: the learned policy ``WEIGHTS`` plays the *opponent's* seat of the
+    play-outs and the heuristic the search's own (the search that models that opponent).
 
 ::
 
@@ -295,10 +297,11 @@ class LearnedPlayer(Agent):
 
 @contextmanager
 def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bool = True,
-                   prior: bool = False) -> Iterator[None]:
+                   prior: bool = False, opponent: bool = False) -> Iterator[None]:
     """While the block runs, the game's search knowledge plays its own seat's play-outs
-    by the learned policy (``playouts``; the opponent's stay the heuristic's) and takes
-    the learned policy's move as the move to keep unless another clearly leads
+    by the learned policy (``playouts``; the opponent's stay the heuristic's — or, with
+    ``opponent``, the opponent's seat by the learned policy and its own by the heuristic)
+    and takes the learned policy's move as the move to keep unless another clearly leads
     (``prior``; else the heuristic's)."""
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
@@ -309,7 +312,8 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
         if kn.cutoff(world, root_round):
             return kn.evaluate(world), 0
         results = np.zeros((kn.leaf_playouts, L.RESULT), np.int64)
-        moves = int(L.learned_rounds(K.export(world), seed & 0xFFFFFFFF, results, me, policy))
+        learner = 1 - me if opponent else me
+        moves = int(L.learned_rounds(K.export(world), seed & 0xFFFFFFFF, results, learner, policy))
         v = sum(kn.red_value(*(int(x) for x in row)) for row in results) / len(results)
         return [v if army == 0 else -v for army in world.armies], moves
 
@@ -388,6 +392,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     m.add_argument("--margin", type=float, default=0.02)
     m.add_argument("--prior", action="store_true", help="also keep the learned policy's move, not the heuristic's")
     m.add_argument("--prior-only", action="store_true", help="the learned prior with the default play-outs")
+    m.add_argument("--model-opponent", action="store_true",
+                   help="the learned policy plays the opponent's seat of the play-outs, the heuristic the search's own")
     m.add_argument("--opponent", default=None, metavar="WEIGHTS",
                    help="play against the learned policy with these weights (at --margin), not the heuristic")
     m.add_argument("--out", required=True)
@@ -415,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
         else:
             with learned_search(game, Network.load(args.weights), args.margin, playouts=not args.prior_only,
-                                prior=args.prior or args.prior_only):
+                                prior=args.prior or args.prior_only, opponent=args.model_opponent):
                 matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
 
 

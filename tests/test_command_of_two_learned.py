@@ -159,9 +159,14 @@ def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(l
     net = learned.Network(hidden=8)
     with learned.learned_search(game, net, np.inf, prior=True):  # never leaves the heuristic: the same search
         assert search_move() == before
+    with learned.learned_search(game, net, np.inf, opponent=True):  # the opponent's seat: the same, too
+        assert search_move() == before
     net.w2 = (np.random.default_rng(0).standard_normal(net.w2.shape) * 5.0).astype(np.float32)
     with learned.learned_search(game, net, 0.0):
         changed = search_move()
+    with learned.learned_search(game, net, 0.0, opponent=True):
+        modelled = search_move()
+    assert modelled != changed  # the other seat of the play-outs plays the learned policy
     heuristic = knowledge_for(game).prior(Observation.of(state, seat), 3)
     other = next(a for a in state.legal_actions() if a != heuristic)
     net.b2[learned.L.action_name(other, state.trump_suit)] = 100.0  # the learned policy wants ``other``
