@@ -35,6 +35,7 @@ play-terminal: $(VENV)/.installed-app
 
 test: $(VENV)/.installed-test
 	bash scripts/system-deps.sh
+	$(BIN)/cardtable kernels --quiet  # compiled once, in parallel, before the workers load them
 	CARDTABLE_TEST_PG="$${CARDTABLE_TEST_PG:-$$(bash scripts/ci-postgres.sh 2>/dev/null || true)}" \
 		$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 	$(BIN)/python -m mypy

@@ -3,6 +3,8 @@ and says what to install when numba is missing; ``serve`` says which play-outs t
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from typer.testing import CliRunner
 
@@ -44,12 +46,46 @@ def test_each_search_step_plays_out_with_its_policy(monkeypatch: pytest.MonkeyPa
 
 
 @pytest.mark.skipif(not kernels.available(), reason="needs the extra fast (numba)")
-def test_the_command_compiles_every_entry_and_says_so() -> None:
-    result = runner.invoke(cli.app, ["kernels", "--quiet"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_command_compiles_every_entry_and_says_so(jobs: str) -> None:
+    """In this process (``--jobs 1``) or in worker processes, one part each."""
+    result = runner.invoke(cli.app, ["kernels", "--quiet", "--jobs", jobs])
     assert result.exit_code == 0, result.output
     n = len(warm.warm_steps())
     assert f"{n} kernel entries of {len(games_with('kernel'))} games ready" in result.output
     assert "AI play-outs: compiled kernels" in playout_engine()
+
+
+def test_the_parts_hold_every_step_once_and_the_searches_come_first() -> None:
+    steps = warm.warm_steps()
+    parts = warm.warm_parts(steps)
+    assert sorted(parts) == sorted({step.part for step in steps})
+    assert [kind for _, kind in parts] == sorted((kind for _, kind in parts), key=lambda k: k != "search")
+    assert ("lost-ranks", "search") in parts and ("rank", "batch") in parts
+
+
+def test_a_part_runs_its_own_steps_and_names_the_one_that_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[str] = []
+
+    def broken() -> None:
+        raise RuntimeError("LLVM ERROR: out of memory")
+
+    monkeypatch.setattr(warm, "warm_steps", lambda: [
+        warm.WarmStep("rank", "random", lambda: ran.append("rank random")),
+        warm.WarmStep("rank", "search, heuristic play-outs", broken),
+        warm.WarmStep("lost-cities", "random", lambda: ran.append("lost-cities random"))])
+    assert warm.warm_part("rank", "batch") == 1 and warm.warm_part("lost-cities", "batch") == 1
+    assert ran == ["rank random", "lost-cities random"]
+    with pytest.raises(warm.WarmFailure) as failure:
+        warm.warm_part("rank", "search")
+    assert (failure.value.game, failure.value.what) == ("rank", "search, heuristic play-outs")
+    copy = pickle.loads(pickle.dumps(failure.value))  # it crosses from a worker process
+    assert (copy.game, copy.what, copy.message) == ("rank", "search, heuristic play-outs", "LLVM ERROR: out of memory")
+
+
+def test_a_wrong_jobs_count_is_refused() -> None:
+    result = runner.invoke(cli.app, ["kernels", "--jobs", "-1"])
+    assert result.exit_code == 2 and "--jobs" in result.output
 
 
 def test_without_numba_it_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

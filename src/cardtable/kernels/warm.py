@@ -4,6 +4,8 @@ numba compiles a kernel at its first call (tens of seconds on a fresh machine) a
 the machine code in its on-disk cache (``cache=True``), which later processes load in
 about a second.  :func:`warm_steps` lists what to call so that nothing compiles in the
 middle of a match — the set-up of ``make play`` runs them (``cardtable kernels``).
+:func:`warm_parts` groups them into parts that share little compiled code (a game's
+batches, a game's searches), so that several processes can compile them at once.
 """
 
 from __future__ import annotations
@@ -24,6 +26,20 @@ class WarmStep:
     (the search's, played by the knowledge's leaf policy ``P``)."""
     run: Callable[[], None]
 
+    @property
+    def part(self) -> tuple[str, str]:
+        """``(game, "search" or "batch")``: the steps of a part share compiled code; two
+        parts little (each compiles alone in about the time it takes after the other)."""
+        return self.game, "search" if self.what.startswith("search") else "batch"
+
+
+class WarmFailure(Exception):
+    """A step that failed to compile, named (raised across processes, so picklable)."""
+
+    def __init__(self, game: str, what: str, message: str) -> None:
+        super().__init__(game, what, message)
+        self.game, self.what, self.message = game, what, message
+
 
 def warm_steps() -> list[WarmStep]:
     """Every game's kernel entries: random and heuristic matches, and a short search
@@ -39,6 +55,28 @@ def warm_steps() -> list[WarmStep]:
         steps += [WarmStep(name, f"search, {policy} play-outs", _search(name, policy))
                   for policy in knowledge_for(load_game(name)).leaf_policies]
     return steps
+
+
+def warm_parts(steps: list[WarmStep]) -> list[tuple[str, str]]:
+    """The parts of ``steps``, the searches first: they take the longest to compile
+    (Lost Ranks' fast-policy search alone about half of all), so with several
+    processes the batches fill in beside them."""
+    parts = list(dict.fromkeys(step.part for step in steps))
+    return sorted(parts, key=lambda part: part[1] != "search")
+
+
+def warm_part(game: str, kind: str) -> int:
+    """Run the steps of one part (in a worker process of ``cardtable kernels --jobs``):
+    how many ran; a failing step raises :class:`WarmFailure` naming it."""
+    done = 0
+    for step in warm_steps():
+        if step.part == (game, kind):
+            try:
+                step.run()
+            except Exception as err:
+                raise WarmFailure(step.game, step.what, str(err)) from None
+            done += 1
+    return done
 
 
 def _batch(name: str, policy: str) -> Callable[[], None]:
