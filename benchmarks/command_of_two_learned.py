@@ -33,6 +33,8 @@ stronger style.  Everything heavy runs in the compiled kernel
     whose play-outs model the heuristic, has never seen (sixteenth session).
     ``--model-opponent``: the learned policy ``WEIGHTS`` plays the *opponent's* seat of the
     play-outs and the heuristic the search's own (the search that models that opponent).
+    ``--mixture P``: only a share ``P`` of the worlds so, the rest by the heuristic in
+    both seats (an opponent model mixing the two policies; seventeenth session).
 
 ::
 
@@ -297,12 +299,17 @@ class LearnedPlayer(Agent):
 
 @contextmanager
 def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bool = True,
-                   prior: bool = False, opponent: bool = False) -> Iterator[None]:
+                   prior: bool = False, opponent: bool = False, mixture: float = 1.0) -> Iterator[None]:
     """While the block runs, the game's search knowledge plays its own seat's play-outs
     by the learned policy (``playouts``; the opponent's stay the heuristic's — or, with
     ``opponent``, the opponent's seat by the learned policy and its own by the heuristic)
     and takes the learned policy's move as the move to keep unless another clearly leads
-    (``prior``; else the heuristic's)."""
+    (``prior``; else the heuristic's).  ``mixture``: the share of worlds played so (the
+    rest by the heuristic in both seats) — an opponent model that mixes two policies,
+    drawn per world from the world's play-out seed, so every root move of a world meets
+    the same opponent."""
+    if not 0.0 <= mixture <= 1.0:
+        raise ValueError(f"mixture is a share of worlds, from 0 to 1, not {mixture}")
     kn = knowledge_for(game)
     assert isinstance(kn, LostRanksKnowledge)
     policy = net.compiled() + (margin,)
@@ -311,6 +318,8 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
     def kernel_values(world: Any, root_round: int, me: int, seed: int) -> tuple[list[float], int]:
         if kn.cutoff(world, root_round):
             return kn.evaluate(world), 0
+        if mixture < 1.0 and not mixed_in(seed, mixture):
+            return LostRanksKnowledge.kernel_values(kn, world, root_round, me, seed)
         results = np.zeros((kn.leaf_playouts, L.RESULT), np.int64)
         learner = 1 - me if opponent else me
         moves = int(L.learned_rounds(K.export(world), seed & 0xFFFFFFFF, results, learner, policy))
@@ -330,6 +339,13 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
     finally:
         kn.__dict__.pop("kernel_values", None)
         kn.__dict__.pop("prior", None)
+
+
+def mixed_in(seed: int, share: float) -> bool:
+    """Whether the world with play-out seed ``seed`` (the flat search's 64 random bits,
+    the same for each root move) is among the ``share`` played by the learned policy:
+    its top 20 bits, which the kernel's own random numbers (the low 32) do not use."""
+    return ((seed >> 44) & 0xFFFFF) < share * (1 << 20)
 
 
 def matches(game: LostRanks, entry: str, deals: int, seed: int, out: str, opponent: Network | None = None,
@@ -394,6 +410,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     m.add_argument("--prior-only", action="store_true", help="the learned prior with the default play-outs")
     m.add_argument("--model-opponent", action="store_true",
                    help="the learned policy plays the opponent's seat of the play-outs, the heuristic the search's own")
+    m.add_argument("--mixture", type=float, default=1.0, metavar="SHARE",
+                   help="the share of the search's worlds played so (the rest: the heuristic in both seats)")
     m.add_argument("--opponent", default=None, metavar="WEIGHTS",
                    help="play against the learned policy with these weights (at --margin), not the heuristic")
     m.add_argument("--out", required=True)
@@ -421,7 +439,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
         else:
             with learned_search(game, Network.load(args.weights), args.margin, playouts=not args.prior_only,
-                                prior=args.prior or args.prior_only, opponent=args.model_opponent):
+                                prior=args.prior or args.prior_only, opponent=args.model_opponent,
+                                mixture=args.mixture):
                 matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
 
 

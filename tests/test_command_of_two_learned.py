@@ -177,6 +177,35 @@ def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(l
     assert changed != before
 
 
+def test_a_mixture_models_the_learned_opponent_in_its_share_of_the_worlds(learned: ModuleType) -> None:
+    rng = random.Random(5)
+    seeds = [rng.getrandbits(64) for _ in range(4000)]  # as the flat search draws a world's play-out seed
+    assert 0.27 < np.mean([learned.mixed_in(x, 0.3) for x in seeds]) < 0.33
+    assert not any(learned.mixed_in(x, 0.0) for x in seeds) and all(learned.mixed_in(x, 1.0) for x in seeds)
+    game, state = midgame(6, moves=11)
+    seat = state.current_player()
+
+    def values() -> dict[int, float]:
+        agent = make_agent("ismcts:iterations=60", game, seed=9)
+        agent.act(Observation.of(state, seat))
+        return dict(agent.last.value_sums)  # type: ignore[attr-defined]
+
+    net = learned.Network(hidden=8)
+    net.w2 = (np.random.default_rng(0).standard_normal(net.w2.shape) * 5.0).astype(np.float32)
+    default = values()
+    runs = {}
+    for share in (0.0, 0.5, 1.0):
+        with learned.learned_search(game, net, 0.0, opponent=True, mixture=share):
+            runs[share] = values()
+    with learned.learned_search(game, net, 0.0, opponent=True):
+        modelled = values()
+    assert runs[0.0] == default and runs[1.0] == modelled != default
+    assert runs[0.5] not in (default, modelled)
+    with pytest.raises(ValueError, match="from 0 to 1"):
+        with learned.learned_search(game, net, 0.0, opponent=True, mixture=1.5):
+            pass
+
+
 def test_the_learned_bot_keeps_the_heuristics_move_unless_another_clearly_leads(learned: ModuleType) -> None:
     game, state = midgame(8, moves=9)
     seat = state.current_player()
