@@ -35,6 +35,8 @@ stronger style.  Everything heavy runs in the compiled kernel
     play-outs and the heuristic the search's own (the search that models that opponent).
     ``--mixture P``: only a share ``P`` of the worlds so, the rest by the heuristic in
     both seats (an opponent model mixing the two policies; seventeenth session).
+    ``--against ENTRY``: against that agent (e.g. the default search) played with the
+    game's own knowledge, a third opponent the search under test was not built against.
 
 ::
 
@@ -297,6 +299,30 @@ class LearnedPlayer(Agent):
         return learned_move(self.policy, obs, self.heuristic.act(obs), *self.work)
 
 
+PATCHED = ("kernel_values", "prior")
+"""What :func:`learned_search` replaces on the game's (shared) search knowledge."""
+
+
+class DefaultPlayer(Agent):
+    """The agent ``spec`` played with the game's own search knowledge, even inside a
+    :func:`learned_search` block (which patches the one knowledge all searches of the
+    game share): an opponent that is not the search under test, e.g. the default search."""
+
+    name = "default"
+
+    def __init__(self, game: Game, spec: str, *, seed: int = 0) -> None:
+        super().__init__(game, seed=seed)
+        self.inner = make_agent(spec, game, seed=seed)
+        self.knowledge = knowledge_for(game)
+
+    def act(self, obs: Observation) -> int:
+        patched = {k: self.knowledge.__dict__.pop(k) for k in PATCHED if k in self.knowledge.__dict__}
+        try:
+            return self.inner.act(obs)
+        finally:
+            self.knowledge.__dict__.update(patched)
+
+
 @contextmanager
 def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bool = True,
                    prior: bool = False, opponent: bool = False, mixture: float = 1.0) -> Iterator[None]:
@@ -337,8 +363,8 @@ def learned_search(game: LostRanks, net: Network, margin: float, *, playouts: bo
     try:
         yield
     finally:
-        kn.__dict__.pop("kernel_values", None)
-        kn.__dict__.pop("prior", None)
+        for name in PATCHED:
+            kn.__dict__.pop(name, None)
 
 
 def mixed_in(seed: int, share: float) -> bool:
@@ -349,15 +375,21 @@ def mixed_in(seed: int, share: float) -> bool:
 
 
 def matches(game: LostRanks, entry: str, deals: int, seed: int, out: str, opponent: Network | None = None,
-            margin: float = 0.02) -> None:
+            margin: float = 0.02, against: str | None = None) -> None:
     """Duplicate matches of ``entry`` against the heuristic (or the learned ``opponent``
-    at ``margin``), appended to ``out`` (skipping those already there)."""
+    at ``margin``, or the agent ``against`` with the game's own knowledge), appended to
+    ``out`` (skipping those already there)."""
+    if opponent is not None and against is not None:
+        raise ValueError("play against the learned policy or against an agent, not both")
+
     def agent_for(spec: str, g: Game, agent_seed: int) -> Agent:
         if spec == "learned" and opponent is not None:
             return LearnedPlayer(g, opponent, margin, seed=agent_seed)
+        if spec == "against" and against is not None:
+            return DefaultPlayer(g, against, seed=agent_seed)
         return make_agent(spec, g, seed=agent_seed)
 
-    other = "heuristic" if opponent is None else "learned"
+    other = "learned" if opponent is not None else "against" if against is not None else "heuristic"
     done = set()
     if os.path.exists(out):
         with open(out) as f:
@@ -414,12 +446,16 @@ def main(argv: Sequence[str] | None = None) -> None:
                    help="the share of the search's worlds played so (the rest: the heuristic in both seats)")
     m.add_argument("--opponent", default=None, metavar="WEIGHTS",
                    help="play against the learned policy with these weights (at --margin), not the heuristic")
+    m.add_argument("--against", default=None, metavar="ENTRY",
+                   help="play against this agent (e.g. the default search), with the game's own knowledge")
     m.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     game = command_of_two()
     for value in (getattr(args, "matches", 1), getattr(args, "deals", 1), getattr(args, "epochs", 1)):
         if not isinstance(value, int) or value < 1:
             parser.error("--matches, --deals and --epochs must be at least 1")
+    if args.command == "matches" and args.opponent and args.against:
+        parser.error("--opponent and --against: one opponent at a time")
     if args.command == "collect":
         start = time.process_time()
         policy = Network.load(args.policy) if args.policy else None
@@ -436,12 +472,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         game.new_state(seed=0)
         opponent = Network.load(args.opponent) if args.opponent else None
         if args.weights == "none":
-            matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
+            matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin, args.against)
         else:
             with learned_search(game, Network.load(args.weights), args.margin, playouts=not args.prior_only,
                                 prior=args.prior or args.prior_only, opponent=args.model_opponent,
                                 mixture=args.mixture):
-                matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin)
+                matches(game, args.entry, args.deals, args.seed, args.out, opponent, args.margin, args.against)
 
 
 def train(args: argparse.Namespace) -> None:

@@ -206,6 +206,25 @@ def test_a_mixture_models_the_learned_opponent_in_its_share_of_the_worlds(learne
             pass
 
 
+def test_a_default_player_searches_with_the_games_own_knowledge_inside_the_block(learned: ModuleType) -> None:
+    game, state = midgame(6, moves=11)
+    obs = Observation.of(state, state.current_player())
+    entry = "ismcts:iterations=60"
+    outside = learned.DefaultPlayer(game, entry, seed=9)
+    move = outside.act(obs)
+    default = dict(outside.inner.last.value_sums)
+    net = learned.Network(hidden=8)
+    net.w2 = (np.random.default_rng(0).standard_normal(net.w2.shape) * 5.0).astype(np.float32)
+    with learned.learned_search(game, net, 0.0, opponent=True):
+        patched = make_agent(entry, game, seed=9)
+        patched.act(obs)
+        assert dict(patched.last.value_sums) != default  # type: ignore[attr-defined]
+        inside = learned.DefaultPlayer(game, entry, seed=9)
+        assert inside.act(obs) == move and dict(inside.inner.last.value_sums) == default
+        patched.act(obs)
+        assert dict(patched.last.value_sums) != default  # type: ignore[attr-defined]  # the patch is back
+
+
 def test_the_learned_bot_keeps_the_heuristics_move_unless_another_clearly_leads(learned: ModuleType) -> None:
     game, state = midgame(8, moves=9)
     seat = state.current_player()
@@ -248,6 +267,8 @@ def test_the_duel_reports_a_share_with_its_error(learned: ModuleType) -> None:
     (["duel", "w.npz", "--deals", "0"], "at least 1"),
     (["collect", "d.npz", "--matches", "-3", "--seed", "1"], "at least 1"),
     (["train", "w.npz"], "required"),
+    (["matches", "none", "heuristic", "--deals", "1", "--seed", "1", "--out", "m.jsonl", "--opponent", "w.npz",
+      "--against", "heuristic"], "one opponent at a time"),
 ])
 def test_bad_options_are_refused_with_what_is_allowed(learned: ModuleType, argv: list[str], says: str,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
