@@ -1,6 +1,7 @@
 """Restart test: kill the server process (SIGKILL) during matches, start it
 again on the same database, and check that every acknowledged move is there
-and that the matches continue — a human-vs-human match and one against an AI."""
+and that the matches continue — a human-vs-human match and one against an AI;
+and that the killed server's AI workers do not outlive it."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 from srvkit import BACKENDS, CEILING, WsClient, db_url_for, eventually
+
+from cardtable.server.workers import process_alive
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,6 +43,23 @@ class ServerProcess:
             return self.http.get("/api/health").status_code == 200
         except httpx.TransportError:
             return False
+
+    def descendants(self) -> set[int]:
+        """Every process started under the server (its AI workers, their forkserver and
+        resource tracker), from ``/proc``; empty where there is none."""
+        parents: dict[int, int] = {}
+        for entry in Path("/proc").glob("[0-9]*/stat") if Path("/proc/self").is_dir() else []:
+            try:
+                fields = entry.read_text().rsplit(")", 1)[1].split()
+            except OSError:  # ended while we looked
+                continue
+            parents[int(entry.parent.name)] = int(fields[1])
+        found: set[int] = set()
+        frontier = {self.proc.pid}
+        while frontier:
+            frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+            found |= frontier
+        return found
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
@@ -96,9 +116,14 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
         assert a.view is not None
         last = clients[a.view["current_player"]]
         last.send({"type": "move", "seq": last.seq, "action": rng.choice(last.legal)["action"]})
+        under_server = server.descendants()
+        assert under_server or not Path("/proc/self").is_dir()  # the AI's moves ran in workers
         server.kill()
         for c in (a, b, solo):
             assert c.closed.wait(CEILING)
+        # its AI workers notice the server is gone and end, and with them the forkserver
+        eventually(lambda: not any(process_alive(pid) for pid in under_server),
+                   f"processes of the killed server still run: {sorted(under_server)}")
     finally:
         if server.proc.poll() is None:
             server.kill()
@@ -140,3 +165,11 @@ def test_kill_and_restart_keeps_every_acknowledged_move(db_url: str) -> None:
 
 
 
+
+
+def test_a_process_is_alive_until_it_ends_a_zombie_included() -> None:
+    assert process_alive(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    eventually(lambda: not process_alive(child.pid), "the ended child (a zombie until reaped) still counts as alive")
+    child.wait()
+    assert not process_alive(child.pid)

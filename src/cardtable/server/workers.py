@@ -17,6 +17,8 @@ import functools
 import json
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -105,6 +107,42 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 1) - 1)
 
 
+SERVER_CHECK_SECONDS: Final = 1.0
+"""How often a worker looks whether its server still runs (:func:`watch_server`)."""
+
+
+def watch_server(server_pid: int) -> None:
+    """Each worker's initializer: a daemon thread that ends the worker once the server
+    process ``server_pid`` is gone.  A server killed outright (SIGKILL, the kernel's
+    out-of-memory killer) cannot shut its pool down, and its workers — children of the
+    forkserver, not of the server, waiting on a task queue whose pipe they hold both
+    ends of — would wait for ever, keeping the forkserver and the resource tracker
+    alive with them."""
+    def watch() -> None:
+        while process_alive(server_pid):
+            time.sleep(SERVER_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (on Linux a zombie, dead but not yet reaped, does not)."""
+    if os.path.isdir("/proc/self"):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    return True
+
+
 def _context() -> multiprocessing.context.BaseContext:
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     return multiprocessing.get_context(method)
@@ -129,7 +167,8 @@ class SearchPool:
         """AI moves running or waiting."""
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
         if workers > 0:
-            self._executor = concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=_context())
+            self._executor = concurrent.futures.ProcessPoolExecutor(
+                max_workers=workers, mp_context=_context(), initializer=watch_server, initargs=(os.getpid(),))
 
     @property
     def pending(self) -> int:
