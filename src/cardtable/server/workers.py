@@ -17,6 +17,7 @@ import functools
 import json
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -121,7 +122,7 @@ def watch_server(server_pid: int) -> None:
     def watch() -> None:
         while process_alive(server_pid):
             time.sleep(SERVER_CHECK_SECONDS)
-        os._exit(0)
+        os.kill(os.getpid(), getattr(signal, "SIGKILL", signal.SIGTERM))  # nothing of a worker's to save
 
     threading.Thread(target=watch, name="server-watch", daemon=True).start()
 
