@@ -1,7 +1,8 @@
-"""Ранг: the search's inference from the others' plays once the stock is out.
+"""Ранг: the search's inference from the others' plays since their last unseen card.
 
-After the stock is empty nobody draws (RG-5) and a pull-back cannot happen (RG-6), so a
-seat's hand at a past move is its hand now plus what it played since.  The heuristic
+A seat's hand changes only by its plays and by the cards it draws (RG-5) or takes back
+(RG-6); after its last such card its hand at a past move is its hand now plus what it
+played since.  The heuristic
 must explain its own play on the true hands; sampled worlds (RG-9's constraints only)
 sometimes do not, and the search then prefers the worlds that do.
 """
@@ -10,14 +11,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from cardtable.agents import Observation, make_agent
 from cardtable.agents.knowledge import knowledge_for
+from cardtable.cards import FRENCH_NAMES
 from cardtable.games.rank import Rank, RankState
 from cardtable.games.rank.heuristic import rank_counts, rank_of_kind, would_play
-from cardtable.games.rank.inference import EndgameLog
+from cardtable.games.rank.inference import PlayLog
 from cardtable.games.rank.knowledge import RankKnowledge
 
 missed_plays = RankKnowledge.missed_plays
@@ -39,11 +42,12 @@ def _endgame(players: int, seeds: range, seat: int = 0) -> Iterator[RankState]:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_the_heuristic_explains_its_own_endgame_play(players: int) -> None:
-    """RG-5, RG-6: on the true hands every play since the stock ran out is one the
-    heuristic makes (its tied best moves count as its choice)."""
+    """RG-5, RG-6: on the true hands every play since the seat's last unseen card is one
+    the heuristic makes (its tied best moves count as its choice) — with the public facts
+    of then (stock, hand sizes, seats in the game) rebuilt from the view."""
     looked = plays = 0
     for state in _endgame(players, range(25)):
-        log = EndgameLog.of(state.view(0))
+        log = PlayLog.of(state.view(0))
         assert missed_plays(log, state) == 0, (state.seed, len(state.history))
         looked += 1
         plays += len(log.plays)
@@ -59,7 +63,7 @@ def test_sampled_worlds_are_told_apart_by_the_play() -> None:
     plain = weighted = worlds = 0
     for i, state in enumerate(_endgame(4, range(30))):
         obs = Observation.of(state, 0)
-        log = EndgameLog.of(obs.view)
+        log = PlayLog.of(obs.view)
         rng = random.Random(i)
         for _ in range(10):
             plain += missed_plays(log, obs.sample_state(rng)) > 0
@@ -72,38 +76,51 @@ def test_sampled_worlds_are_told_apart_by_the_play() -> None:
     assert weighted < plain / 2
 
 
-def test_no_plays_while_the_stock_lasts_nor_own_nor_forced_ones() -> None:
-    """Before the stock is out hands change by unseen draws: nothing is replayed.  The
-    viewer's own plays are not asked, nor the forced play of the card that emptied the
-    stock when it could be played (RG-5: no choice)."""
+def _expected_plays(view: dict[str, Any]) -> list[int]:
+    """The log indices of the plays the log should hold, found forwards: another seat's,
+    holding cards now, after its last unplayed draw or pull-back, not a drawn card's
+    forced play (RG-5, RG-6)."""
+    entries = view["log"]
+    last_unseen: dict[int, int] = {}
+    for i, e in enumerate(entries):
+        if e["event"] == "pull-back" or (e["event"] == "draw" and not e["played"]):
+            last_unseen[e["seat"]] = i
+    return [i for i, e in enumerate(entries)
+            if e["event"] == "play" and e["seat"] != view["player"] and view["hand_sizes"][e["seat"]] > 0
+            and i > last_unseen.get(e["seat"], 0)
+            and not (entries[i - 1]["event"] == "draw" and entries[i - 1]["played"])]
+
+
+def test_the_plays_asked_are_those_since_each_seats_last_unseen_card() -> None:
+    """RG-5, RG-6: a seat's plays are asked back to its last unplayed draw or pull-back,
+    not before; never the viewer's own, a seat's out of cards, nor a drawn card's forced
+    play (no choice).  Once the stock is out they reach back before it ran out."""
     game = Rank(players=4)
-    forced = 0
-    for seed in range(40):
+    before_stock_out = while_stock = 0
+    for seed in range(30):
         state = game.new_state(seed=seed)
         bots = [make_agent("heuristic", game, seed=s) for s in range(4)]
         while not state.is_terminal():
             view = state.view(1)
-            log = EndgameLog.of(view)
-            if view["stock"]:
-                assert log.plays == ()
+            log = PlayLog.of(view)
+            assert [len(play.view["log"]) for play in log.plays] == _expected_plays(view)
             for play in log.plays:
-                assert play.seat != 1
-                before = play.view["log"][-1]
-                assert not (before["event"] == "draw" and before["played"])
+                entry = view["log"][len(play.view["log"])]
+                assert (entry["seat"], entry["card"]) == (play.seat, FRENCH_NAMES[play.card])
+                assert play.view["pile"][-1] == view["pile"][len(play.view["pile"]) - 1]
+                before_stock_out += view["stock"] == 0 and play.view["stock"] > 0
+                while_stock += view["stock"] > 0
             q = state.current_player()
             state.apply_action(bots[q].act(Observation.of(state, q)))
-        entries = state.view(1)["log"]
-        draws = [i for i, e in enumerate(entries) if e["event"] == "draw"]
-        last = entries[draws[-1]] if draws else None
-        forced += bool(last and last["played"] and last["seat"] != 1 and state.view(1)["stock"] == 0)
-    assert forced > 0  # the case was met
+    assert before_stock_out > 0  # plays made before the stock ran out were asked
+    assert while_stock > 0  # a turn in progress is seen while the stock lasts
 
 
 def test_a_hand_that_could_not_make_the_play_is_a_miss() -> None:
     """A hand without the played rank (or, outside Anti-Rank, with a higher RG-4 tier
     only) explains nothing: the heuristic would not have made the play."""
     for state in _endgame(4, range(10)):
-        log = EndgameLog.of(state.view(0))
+        log = PlayLog.of(state.view(0))
         if not log.plays:
             continue
         play = log.plays[0]

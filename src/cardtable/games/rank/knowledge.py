@@ -9,8 +9,9 @@
   unseen cards consistently with everything the searching seat has seen — a seat
   stuck on a top card holds nothing that answers it, a play of a lower RG-4 tier
   shows the higher tiers are empty, and so on (:meth:`RankState.hand_constraints`).
-  Once the stock is out, each world is drawn among :attr:`RankKnowledge.infer_draws`
-  samples by how well it explains the others' plays since (inference from play,
+  Where the others have played since their last unseen card (in practice once the
+  stock is out), each world is drawn among :attr:`RankKnowledge.infer_draws` samples
+  by how well it explains those plays (inference from play,
   :mod:`cardtable.games.rank.inference`).
 * **Play-out policy**: with the extra ``fast``, the heuristic bot itself, compiled
   (:meth:`RankKnowledge.kernel_values`, several play-outs per world).  Without it the
@@ -30,7 +31,7 @@ from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import Knowledge
 from cardtable.games.rank import RankState
 from cardtable.games.rank.heuristic import rank_counts, rank_of_kind, would_play
-from cardtable.games.rank.inference import EndgameLog
+from cardtable.games.rank.inference import PlayLog
 from cardtable.games.rank.rollout import rollout_move
 from cardtable.protocol import Game, State
 
@@ -63,9 +64,9 @@ class RankKnowledge(Knowledge):
     for the fast policy); in Python it would cost a view per play-out move."""
 
     infer_draws = 8
-    """Worlds drawn per world searched once the stock is out: the one played out is drawn
-    among them by :attr:`infer_miss` to the power of the others' plays since then that the
-    heuristic would not have made with the world's hands (:mod:`cardtable.games.rank.inference`;
+    """Worlds drawn per world searched where the others have played since their last
+    unseen card: the one played out is drawn among them by :attr:`infer_miss` to the power
+    of those plays that the heuristic would not have made with the world's hands (:mod:`cardtable.games.rank.inference`;
     1: no inference, the plain ``resample``)."""
 
     infer_miss = 0.2
@@ -73,7 +74,7 @@ class RankKnowledge(Knowledge):
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
-        self._logs: tuple[Observation, EndgameLog] | None = None
+        self._logs: tuple[Observation, PlayLog] | None = None
         if self.kernel is not None:
             self.leaf_policy = "heuristic"
         n = game.num_players
@@ -83,12 +84,13 @@ class RankKnowledge(Knowledge):
         0.5, last before the loser): not losing is what counts most."""
 
     def sample_world(self, obs: Observation, rng: random.Random) -> State:
-        """``resample``; once the stock is out (and :attr:`infer_draws` > 1), the world
-        among that many samples that best explains the others' plays since, drawn by weight."""
+        """``resample``; where the others have played since their last unseen card (and
+        :attr:`infer_draws` > 1), the world among that many samples that best explains
+        those plays, drawn by weight (:class:`~cardtable.games.rank.inference.PlayLog`)."""
         if self.infer_draws <= 1:
             return obs.sample_state(rng)
         if self._logs is None or self._logs[0] is not obs:
-            self._logs = (obs, EndgameLog.of(obs.view))
+            self._logs = (obs, PlayLog.of(obs.view))
         log = self._logs[1]
         if not log.plays:
             return obs.sample_state(rng)
@@ -97,7 +99,7 @@ class RankKnowledge(Knowledge):
         return self.draw_by_weight(worlds, weights, rng)
 
     @staticmethod
-    def missed_plays(log: EndgameLog, world: State) -> int:
+    def missed_plays(log: PlayLog, world: State) -> int:
         """How many plays of ``log`` the heuristic would not have made with ``world``'s
         hands (each seat's hand then: its hand in the world and the cards it played since)."""
         assert isinstance(world, RankState)
