@@ -1,20 +1,24 @@
-"""Lost Ranks and Ранг: how much a search entry gains over the heuristic where a move matters.
+"""Lost Ranks, Ранг and Lost Cities: how much a search entry gains over the heuristic where a move matters.
 
 Match results resolve the search's gains poorly in Command of Two: most decisions cannot
 change the round (the deal decides it, or the match is already decided), so two entries
 play the same matches most of the time (docs/strength.md); in Ранг a tenth of the games
 are lost whatever the seat does.  This measure spends the search's time only where a
-move matters (``--game lost-ranks``, the default, or ``--game rank``; ``--players``):
+move matters (``--game lost-ranks``, the default, ``--game rank`` or ``--game lost-cities``;
+``--players``, ``--colors``):
 
 ``collect``
-    Heuristic self-play (every seat the heuristic bot).  At a decision with a choice
+    Heuristic self-play (every seat the heuristic bot, or the bot ``--bot SPEC``, e.g.
+    ``heuristic:style=bold``; the points remember it).  At a decision with a choice
     (looked at with chance ``--share``), every legal move is played on the *true* deal
     and continued by the heuristic to the search's cut-off — the end of the round in
-    Lost Ranks, of the game in Ранг — (every seat with the same fresh seeds for every
+    Lost Ranks and Lost Cities, of the game in Ранг — (every seat with the same fresh seeds for every
     move; ``--continuations K`` such continuations per move, their values averaged); the
     mover's value there is the search's own (the knowledge's ``evaluate``: in Lost Ranks
     the chance to win the match from the totals, in Ранг the place out, both in
-    ``[-1, 1]``).  A decision is *open* when these values differ between moves; the open
+    ``[-1, 1]``; in Lost Cities the chance to win the match from the totals, the
+    draw pile as it lies: the values hold the luck of its order, the same for every
+    move, and the gain stays unbiased).  A decision is *open* when these values differ between moves; the open
     ones are saved (pickled states).  ``--shuffle-stock`` (Ранг): each continuation draws
     from the stock reshuffled (the hands as dealt), so a move's value is what it is worth
     to a player who knows the hands but not the stock order — on the true stock it is
@@ -37,6 +41,7 @@ is scored on the same decisions (paired).  Tuning and evaluation use different s
     python benchmarks/open_points.py collect points.pkl --seed 9000 --matches 60
     python benchmarks/open_points.py score points.pkl heuristic ismcts:seconds=0.1:cpu=true
     python benchmarks/open_points.py --game rank --players 4 collect rank.pkl --seed 9000 --matches 40 --continuations 8
+    python benchmarks/open_points.py --game lost-cities collect lc.pkl --seed 9000 --matches 20 --bot heuristic:style=bold
 """
 
 from __future__ import annotations
@@ -58,13 +63,13 @@ from cardtable.agents.knowledge import Knowledge, knowledge_for
 from cardtable.protocol import Game, State
 from cardtable.registry import load_game
 
-GAMES = ("lost-ranks", "rank")
+GAMES = ("lost-ranks", "rank", "lost-cities")
 
 
-def cutoff_values(game: Game, kn: Knowledge, state: State, seed: int) -> list[float]:
+def cutoff_values(game: Game, kn: Knowledge, state: State, seed: int, bot: str = "heuristic") -> list[float]:
     """Each seat's value at the search's cut-off after ``state`` (the end of its round in
-    Lost Ranks, of the game in Ранг), the heuristic playing every seat."""
-    bots = [make_agent("heuristic", game, seed=seed * 1000 + 500 + s) for s in range(game.num_players)]
+    Lost Ranks and Lost Cities, of the game in Ранг), the bot ``bot`` playing every seat."""
+    bots = [make_agent(bot, game, seed=seed * 1000 + 500 + s) for s in range(game.num_players)]
     root_round = kn.round_of(state)
     while not kn.cutoff(state, root_round):
         q = state.current_player()
@@ -84,11 +89,11 @@ def stock_shuffled(state: State, rng: random.Random) -> State:
     return world  # type: ignore[no-any-return]
 
 
-def collect(game: Game, first: int, matches: int, share: float,
-            continuations: int = 1, shuffle_stock: bool = False) -> tuple[list[dict[str, Any]], int]:
-    """The open decisions of ``matches`` heuristic self-play matches from seed ``first``,
-    and the number of decisions looked at (each move's value the mean of
-    ``continuations`` heuristic continuations; ``shuffle_stock``: each from the stock
+def collect(game: Game, first: int, matches: int, share: float, continuations: int = 1,
+            shuffle_stock: bool = False, bot: str = "heuristic") -> tuple[list[dict[str, Any]], int]:
+    """The open decisions of ``matches`` self-play matches of the bot ``bot`` from seed
+    ``first``, and the number of decisions looked at (each move's value the mean of
+    ``continuations`` continuations by that bot; ``shuffle_stock``: each from the stock
     reshuffled, :func:`stock_shuffled`)."""
     if shuffle_stock and game.name != "rank":
         raise SystemExit("--shuffle-stock is for Ранг (--game rank): Lost Ranks has no stock")
@@ -98,7 +103,7 @@ def collect(game: Game, first: int, matches: int, share: float,
     for seed in range(first, first + matches):
         state = game.new_state(seed=seed)
         rng = random.Random(seed)
-        bots = [make_agent("heuristic", game, seed=seed * 1000 + s) for s in range(game.num_players)]
+        bots = [make_agent(bot, game, seed=seed * 1000 + s) for s in range(game.num_players)]
         while not state.is_terminal():
             q = state.current_player()
             legal = state.legal_actions()
@@ -115,11 +120,11 @@ def collect(game: Game, first: int, matches: int, share: float,
                         world = (stock_shuffled(state, random.Random(seed * 7919 + 31 * c)) if shuffle_stock
                                  else state.clone())
                         world.apply_action(a)
-                        total += cutoff_values(game, kn, world, seed + 7919 * c)[q]
+                        total += cutoff_values(game, kn, world, seed + 7919 * c, bot)[q]
                     values[a] = round(total / continuations, 9)
                 if len(set(values.values())) > 1:
                     points.append({"seed": seed, "state": state.clone(), "player": q, "heuristic": move,
-                                   "values": values})
+                                   "values": values, "bot": bot})
             state.apply_action(move)
     return points, looked
 
@@ -187,14 +192,17 @@ def score(game: Game, points: list[dict[str, Any]], spec: str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=GAMES, default="lost-ranks")
-    parser.add_argument("--players", type=int, default=None, help="default: 2 in Lost Ranks, 4 in Ранг")
+    parser.add_argument("--players", type=int, default=None, help="default: 2 in Lost Ranks, 4 in Ранг (Lost Cities: 2)")
+    parser.add_argument("--colors", type=int, default=5, choices=(5, 6), help="Lost Cities: expeditions (default 5)")
     sub = parser.add_subparsers(dest="command", required=True)
     c = sub.add_parser("collect")
     c.add_argument("points")
     c.add_argument("--seed", type=int, required=True)
     c.add_argument("--matches", type=int, default=60)
     c.add_argument("--share", type=float, default=0.5)
-    c.add_argument("--continuations", type=int, default=1, help="heuristic continuations per move (values averaged)")
+    c.add_argument("--continuations", type=int, default=1, help="continuations per move (values averaged)")
+    c.add_argument("--bot", default="heuristic",
+                   help="the agent of the self-play and the continuations (default: heuristic)")
     c.add_argument("--shuffle-stock", action="store_true",
                    help="Ранг: each continuation from the stock reshuffled (the value given the hands, not the stock order)")
     s = sub.add_parser("score")
@@ -202,12 +210,22 @@ def main() -> None:
     s.add_argument("entries", nargs="+")
     s.add_argument("--out", default=None)
     args = parser.parse_args()
-    players = args.players if args.players is not None else 2 if args.game == "lost-ranks" else 4
-    game = load_game(args.game, players=players)
+    if args.game == "lost-cities":
+        if args.players not in (None, 2):
+            parser.error("Lost Cities is a game for 2 players: leave out --players")
+        game = load_game(args.game, colors=args.colors)
+    else:
+        players = args.players if args.players is not None else 2 if args.game == "lost-ranks" else 4
+        game = load_game(args.game, players=players)
     game.new_state(seed=0)
     if args.command == "collect":
         start = time.process_time()
-        points, looked = collect(game, args.seed, args.matches, args.share, args.continuations, args.shuffle_stock)
+        try:
+            make_agent(args.bot, game, seed=0)
+        except ValueError as error:
+            parser.error(f"--bot {args.bot}: {error}")
+        points, looked = collect(game, args.seed, args.matches, args.share, args.continuations,
+                                 args.shuffle_stock, args.bot)
         with open(args.points, "wb") as f:
             pickle.dump(points, f)
         print(f"{len(points)} open decisions of {looked} looked at ({args.matches} matches from seed {args.seed}); "

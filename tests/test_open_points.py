@@ -49,6 +49,29 @@ def test_open_decisions_and_their_scores(name: str, players: int) -> None:
     assert row["regret"] >= 0 and abs(row["gain"]) <= 2
 
 
+def test_lost_cities_open_decisions_of_another_bot() -> None:
+    """``--game lost-cities --bot heuristic:style=bold``: the self-play and every
+    continuation are that bot's (the search's own play-out style); the points remember
+    it, and its own entry gains nothing at them while a random player differs."""
+    bench = _open_points()
+    game = load_game("lost-cities")
+    kn = knowledge_for(game)
+    bold = "heuristic:style=bold"
+    points, looked = bench.collect(game, 70000, 1, 0.05, bot=bold)
+    assert 0 < len(points) <= looked
+    assert all(p["bot"] == bold for p in points)
+    for point in points[:4]:
+        move = next(iter(point["values"]))
+        world = point["state"].clone()
+        world.apply_action(move)
+        value = bench.cutoff_values(game, kn, world, point["seed"], bold)[point["player"]]
+        assert point["values"][move] == round(value, 9)
+    own = bench.score(game, points, bold)
+    assert own["gain"] == 0 and own["heuristic_move"] == len(points)
+    other = bench.score(game, points, "random")
+    assert other["heuristic_move"] < len(points) and other["regret"] > 0
+
+
 def test_a_setting_the_game_lacks_is_refused() -> None:
     bench = _open_points()
     game = load_game("lost-cities")
