@@ -52,7 +52,6 @@ import math
 import os
 import pickle
 import random
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -246,4 +245,4 @@ def emit(row: dict[str, Any], out: str | None) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
