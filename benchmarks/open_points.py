@@ -16,13 +16,13 @@ move matters (``--game lost-ranks``, the default, ``--game rank`` or ``--game lo
     move; ``--continuations K`` such continuations per move, their values averaged); the
     mover's value there is the search's own (the knowledge's ``evaluate``: in Lost Ranks
     the chance to win the match from the totals, in Ранг the place out, both in
-    ``[-1, 1]``; in Lost Cities the chance to win the match from the totals, the
-    draw pile as it lies: the values hold the luck of its order, the same for every
-    move, and the gain stays unbiased).  A decision is *open* when these values differ between moves; the open
-    ones are saved (pickled states).  ``--shuffle-stock`` (Ранг): each continuation draws
-    from the stock reshuffled (the hands as dealt), so a move's value is what it is worth
-    to a player who knows the hands but not the stock order — on the true stock it is
-    partly the luck of that order, which no player can see (RG-9).
+    ``[-1, 1]``; in Lost Cities the chance to win the match from the totals).  A
+    decision is *open* when these values differ between moves; the open ones are saved
+    (pickled states).  ``--shuffle-stock`` (Ранг, Lost Cities): each continuation draws
+    from the stock (the draw pile) reshuffled, the hands as dealt, so a move's value is
+    what it is worth to a player who knows the hands but not the stock order — on the
+    true stock it is partly the luck of that order, which no player can see (RG-9,
+    LC-8); the gain is unbiased either way, the reshuffled values less noisy.
 ``score``
     Each entry chooses at every open decision from the seat's observation only; its gain
     there is the true-deal value of its move minus that of the heuristic's move (what the
@@ -79,8 +79,13 @@ def cutoff_values(game: Game, kn: Knowledge, state: State, seed: int, bot: str =
 
 def stock_shuffled(state: State, rng: random.Random) -> State:
     """A Ранг state with its hands as they are and the stock still to draw reshuffled
-    (a measurement's world: it reads the true hands)."""
+    (Lost Cities: the draw pile; a measurement's world: it reads the true hands)."""
     world: Any = state.clone()
+    if hasattr(world, "draw_pile"):  # Lost Cities (LC-4): the pile from its next card on
+        pile = list(world.draw_pile())
+        rng.shuffle(pile)
+        world._draw, world._ptr = tuple(pile), 0
+        return world  # type: ignore[no-any-return]
     stock = list(world.stock_cards)
     rng.shuffle(stock)
     world._stock, world._pos = stock, 0
@@ -94,8 +99,8 @@ def collect(game: Game, first: int, matches: int, share: float, continuations: i
     ``first``, and the number of decisions looked at (each move's value the mean of
     ``continuations`` continuations by that bot; ``shuffle_stock``: each from the stock
     reshuffled, :func:`stock_shuffled`)."""
-    if shuffle_stock and game.name != "rank":
-        raise SystemExit("--shuffle-stock is for Ранг (--game rank): Lost Ranks has no stock")
+    if shuffle_stock and game.name == "lost-ranks":
+        raise SystemExit("--shuffle-stock is for Ранг and Lost Cities: Lost Ranks has no stock")
     kn = knowledge_for(game)
     points: list[dict[str, Any]] = []
     looked = 0

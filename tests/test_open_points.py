@@ -72,6 +72,30 @@ def test_lost_cities_open_decisions_of_another_bot() -> None:
     assert other["heuristic_move"] < len(points) and other["regret"] > 0
 
 
+def test_lost_cities_values_from_a_reshuffled_draw_pile() -> None:
+    """``--shuffle-stock`` in Lost Cities: the hands, expeditions and discards stay (every
+    seat's view is the same), the draw pile keeps its cards in a fresh order (LC-4, LC-8)."""
+    bench = _open_points()
+    game = load_game("lost-cities")
+    state = game.new_state(seed=3)
+    for _ in range(9):
+        state.apply_action(state.legal_actions()[0])
+    world = bench.stock_shuffled(state, random.Random(2))
+    assert world.view(0) == state.view(0) and world.view(1) == state.view(1)
+    assert sorted(world.draw_pile()) == sorted(state.draw_pile()) and world.draw_pile() != state.draw_pile()
+    assert world.legal_actions() == state.legal_actions()
+    points, _ = bench.collect(game, 70000, 1, 0.03, continuations=2, shuffle_stock=True, bot="heuristic:style=bold")
+    kn = knowledge_for(game)
+    for point in points[:2]:
+        move = next(iter(point["values"]))
+        total = 0.0
+        for c in range(2):
+            world = bench.stock_shuffled(point["state"], random.Random(point["seed"] * 7919 + 31 * c))
+            world.apply_action(move)
+            total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c, point["bot"])[point["player"]]
+        assert point["values"][move] == round(total / 2, 9)
+
+
 def test_a_setting_the_game_lacks_is_refused() -> None:
     bench = _open_points()
     game = load_game("lost-cities")
