@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 from types import ModuleType
 
 import pytest
@@ -20,6 +21,7 @@ from benchkit import load_benchmark
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.lab.series import play_match
+from cardtable.protocol import Game
 from cardtable.registry import load_game
 
 
@@ -27,23 +29,31 @@ def _open_points() -> ModuleType:
     return load_benchmark("open_points")
 
 
+def recomputed(bench: ModuleType, game: Game, point: dict[str, Any], move: int, continuations: int,
+               shuffled: bool = False) -> float:
+    """A saved move's value computed afresh: the mean of the mover's values after
+    ``continuations`` continuations by the point's bot, as ``collect`` makes them."""
+    kn = knowledge_for(game)
+    total = 0.0
+    for c in range(continuations):
+        world = (bench.stock_shuffled(point["state"], random.Random(point["seed"] * 7919 + 31 * c)) if shuffled
+                 else point["state"].clone())
+        world.apply_action(move)
+        total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c, point["bot"])[point["player"]]
+    return round(total / continuations, 9)
+
+
 @pytest.mark.parametrize(("name", "players"), [("rank", 4), ("lost-ranks", 2)])
 def test_open_decisions_and_their_scores(name: str, players: int) -> None:
     bench = _open_points()
     game = load_game(name, players=players)
-    kn = knowledge_for(game)
     points, looked = bench.collect(game, 9000, 2, 1.0, continuations=2)
     assert 0 < len(points) <= looked
     for point in points[:5]:
         values = point["values"]
         assert len(set(values.values())) > 1 and point["heuristic"] in values
         move = next(iter(values))
-        total = 0.0
-        for c in range(2):  # the value is the mean of the continuations, recomputed here
-            world = point["state"].clone()
-            world.apply_action(move)
-            total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c)[point["player"]]
-        assert values[move] == round(total / 2, 9)
+        assert values[move] == recomputed(bench, game, point, move, 2)
     row = bench.score(game, points, "random")
     assert row["points"] == len(points) == len(row["gains"])
     assert row["regret"] >= 0 and abs(row["gain"]) <= 2
@@ -55,17 +65,13 @@ def test_lost_cities_open_decisions_of_another_bot() -> None:
     it, and its own entry gains nothing at them while a random player differs."""
     bench = _open_points()
     game = load_game("lost-cities")
-    kn = knowledge_for(game)
     bold = "heuristic:style=bold"
     points, looked = bench.collect(game, 70000, 1, 0.05, bot=bold)
     assert 0 < len(points) <= looked
     assert all(p["bot"] == bold for p in points)
     for point in points[:4]:
         move = next(iter(point["values"]))
-        world = point["state"].clone()
-        world.apply_action(move)
-        value = bench.cutoff_values(game, kn, world, point["seed"], bold)[point["player"]]
-        assert point["values"][move] == round(value, 9)
+        assert point["values"][move] == recomputed(bench, game, point, move, 1)
     own = bench.score(game, points, bold)
     assert own["gain"] == 0 and own["heuristic_move"] == len(points)
     other = bench.score(game, points, "random")
@@ -85,15 +91,9 @@ def test_lost_cities_values_from_a_reshuffled_draw_pile() -> None:
     assert sorted(world.draw_pile()) == sorted(state.draw_pile()) and world.draw_pile() != state.draw_pile()
     assert world.legal_actions() == state.legal_actions()
     points, _ = bench.collect(game, 70000, 1, 0.03, continuations=2, shuffle_stock=True, bot="heuristic:style=bold")
-    kn = knowledge_for(game)
     for point in points[:2]:
         move = next(iter(point["values"]))
-        total = 0.0
-        for c in range(2):
-            world = bench.stock_shuffled(point["state"], random.Random(point["seed"] * 7919 + 31 * c))
-            world.apply_action(move)
-            total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c, point["bot"])[point["player"]]
-        assert point["values"][move] == round(total / 2, 9)
+        assert point["values"][move] == recomputed(bench, game, point, move, 2, shuffled=True)
 
 
 def test_a_setting_the_game_lacks_is_refused() -> None:
@@ -151,7 +151,6 @@ def test_rank_values_from_a_reshuffled_stock() -> None:
     from such worlds, and Lost Ranks, which has no stock, refuses the option."""
     bench = _open_points()
     game = load_game("rank", players=4)
-    kn = knowledge_for(game)
     state = game.new_state(seed=5)
     for _ in range(6):
         state.apply_action(state.legal_actions()[0])
@@ -163,12 +162,7 @@ def test_rank_values_from_a_reshuffled_stock() -> None:
     assert 0 < len(points) <= looked
     for point in points[:3]:
         move = next(iter(point["values"]))
-        total = 0.0
-        for c in range(2):
-            world = bench.stock_shuffled(point["state"], random.Random(point["seed"] * 7919 + 31 * c))
-            world.apply_action(move)
-            total += bench.cutoff_values(game, kn, world, point["seed"] + 7919 * c)[point["player"]]
-        assert point["values"][move] == round(total / 2, 9)
+        assert point["values"][move] == recomputed(bench, game, point, move, 2, shuffled=True)
     with pytest.raises(SystemExit, match="no stock"):
         bench.collect(load_game("lost-ranks", players=2), 9000, 1, 1.0, shuffle_stock=True)
 
