@@ -9,9 +9,9 @@
   from heuristic self-play (Spy and active Jacks, LR-15; with Force Strength,
   LR-16, one army gets one point more), separately for 4 and 2 players.  Ties at the end count as half a win.
   Mapped to ``[-1, 1]`` and mixed with a small term for the point difference.
-* **Search**: the tree (ISMCTS) with 4 players; in Command of Two the flat search
-  (every root move played out in the same sampled worlds, 2 heuristic play-outs each,
-  the heuristic's move kept unless another leads by 0.01).
+* **Search**: the flat search (every root move played out in the same sampled worlds
+  by the heuristic bot, 2 play-outs each in Command of Two, 8 with 4 players; the
+  heuristic's move kept unless another leads by 0.01).
 * **Play-out policy** (:mod:`cardtable.games.lost_ranks.rollout`, on the sampled state's
   accessors, no JSON; the compiled kernel runs the same functions, several play-outs per
   tree leaf, :meth:`LostRanksKnowledge.kernel_values`): a fast version
@@ -26,7 +26,7 @@
   from the phantom deck 40 % of the time.  A small share of moves is random.  Played as
   a bot on one sampled world per move it wins 0.88 of 4-player matches and 0.63 of
   Command of Two matches against random on seeds 0–199 (the policy it replaced: 0.70
-  and 0.45).  Command of Two plays the heuristic bot itself instead
+  and 0.45).  The search plays the heuristic bot itself instead
   (:attr:`LostRanksKnowledge.leaf_policy` ``"heuristic"``: compiled in the kernel, the
   bot's decisions in Python), which gains more at the decisions that matter than
   knowing every hidden card would (docs/strength.md, "Lost Ranks: the ceiling").
@@ -171,14 +171,14 @@ class LostRanksKnowledge(Knowledge):
     """Who plays the play-outs: ``"rollout"`` (the fast play-out policy of
     :mod:`~cardtable.games.lost_ranks.rollout`) or ``"heuristic"`` (the heuristic bot
     itself: in the kernel compiled, :func:`~cardtable.games.lost_ranks.kernel.heuristic_playouts`,
-    in Python :func:`heuristic_move`).  Command of Two plays the heuristic (set in
-    ``__init__``: +0.043 ± 0.006 at the open decisions, docs/strength.md, "Lost Ranks:
-    the ceiling"); 4 players the fast policy (not measured there)."""
+    in Python :func:`heuristic_move`).  Set to the heuristic in ``__init__`` (Command of
+    Two: +0.043 ± 0.006 at the open decisions, docs/strength.md, "Lost Ranks: the
+    ceiling"; 4 players with the flat search, "Nineteenth session")."""
 
     keep_margin_value: float | None = None
     """How much better than the heuristic's move another must look to be played (``None``:
-    the search's default, :data:`~cardtable.agents.search.KEEP_MARGIN`).  Command of Two:
-    0.01 (set in ``__init__``)."""
+    the search's default, :data:`~cardtable.agents.search.KEEP_MARGIN`).  0.01 (set in
+    ``__init__``)."""
 
     infer_draws = 1
     """Command of Two: sampled worlds drawn per world searched, one kept with a weight of
@@ -193,14 +193,17 @@ class LostRanksKnowledge(Knowledge):
         self.odds = MatchOdds(game)
         self._red_values: dict[tuple[int, ...], float] = {}
         self._logs: tuple[Observation, RoundLog | None] | None = None
+        # docs/strength.md, "Eleventh session": in Command of Two, at the 812 open
+        # decisions (0.1 CPU s), the flat search gains +0.020 ± 0.006 over the tree, 2
+        # play-outs a world (more worlds) and the margin 0.01 included.  "Nineteenth
+        # session": with 4 players the same search (8 play-outs a world) won 29 of series
+        # 3300's 40 matches where the tree won 23 (+10 / −4), and 32 of 40 fresh ones
+        # where the heuristic partnership won 20 (+13 / −1).
+        self.leaf_policy = "heuristic"
+        self.mode = "pimc"
+        self.keep_margin_value = 0.01
         if game.num_players == 2:
-            # docs/strength.md, "Eleventh session": at the 812 open decisions (0.1 CPU s)
-            # the flat search gains +0.020 ± 0.006 over the tree, 2 play-outs a world
-            # (more worlds) and the margin 0.01 included.
-            self.leaf_policy = "heuristic"
-            self.mode = "pimc"
             self.leaf_playouts = 2
-            self.keep_margin_value = 0.01
 
     def sample_world(self, obs: Observation, rng: random.Random) -> State:
         """``resample``; in Command of Two with :attr:`infer_draws` > 1, the best
