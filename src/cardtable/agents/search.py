@@ -31,8 +31,8 @@ random numbers (common random numbers: the comparison between two moves is
 paired), and the worse half is dropped in rounds (sequential halving).  The
 root actions are the game's short list where its knowledge has one
 (``candidates(obs, rng)``; Lost Cities: the heuristic's cheapest few moves),
-else all legal ones.  Each game's knowledge picks the default mode (Ранг and
-Lost Cities and Command of Two: flat; Lost Ranks with 4 players: the tree).
+else all legal ones.  Each game's knowledge picks the default mode (flat in
+all three games since the nineteenth session; ``mode=ismcts`` selects the tree).
 
 The move chosen is the most visited root action (best mean among equals).  With
 ``prior=True`` the game's heuristic bot suggests a move from the observation
