@@ -55,3 +55,16 @@ def test_an_edited_dependency_is_stale_with_njit_and_fresh_with_njit_keyed(tmp_p
     cached = sorted(p.name for p in (tmp_path / "__pycache__").iterdir() if p.suffix == ".nbi")
     assert sum(name.startswith("kernel.keyed__") for name in cached) == 2  # one entry per source of dep.py
     assert sum(name.startswith("kernel.plain-") for name in cached) == 1
+
+
+def test_compile_shared_inlines_the_twins_it_is_told_to() -> None:
+    from cardtable.games.lost_ranks import decisions
+    from cardtable.kernels.jit import compile_shared
+
+    some = compile_shared(decisions, ("later", "bit_count"), (), inline=("later",))
+    assert some["later"].targetoptions.get("inline") == "always"
+    assert some["bit_count"].targetoptions.get("inline") is None
+    assert some["later"](1, 2, 4) == decisions.later(1, 2, 4) == 0
+    every = compile_shared(decisions, ("later",), (), inline=True)
+    assert every["later"].targetoptions.get("inline") == "always"
+    assert not hasattr(decisions.later, "targetoptions")  # the module itself stays plain Python

@@ -66,7 +66,7 @@ def njit_keyed(*modules: types.ModuleType, inline: bool = False) -> Callable[[F]
 
 
 def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Iterable[str],
-                   overrides: Mapping[str, Any] | None = None, inline: bool = False) -> dict[str, Any]:
+                   overrides: Mapping[str, Any] | None = None, inline: bool | Iterable[str] = False) -> dict[str, Any]:
     """Compiled twins of the plain functions ``names`` of ``module``, which stays as it is.
 
     The twins share one copy of the module's globals in which the functions are
@@ -74,16 +74,19 @@ def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Itera
     lookup tables ``tables`` (tuples of ints) by int64 arrays and the names of
     ``overrides`` by the compiled functions given there (e.g. a bit trick that Python
     does with ``int.bit_length``); numba freezes all of them at compile time.  With
-    ``inline`` the twins are compiled into their callers (:func:`njit_inline`).  Returns
-    that namespace: ``compiled["plan"]`` and so on."""
+    ``inline`` the twins are compiled into their callers (:func:`njit_inline`): all of
+    them (``True``) or those it names — the ones that take arrays, whose calls cost
+    reference counting; inlining everything multiplies the compile time.  Returns that
+    namespace: ``compiled["plan"]`` and so on."""
     namespace = dict(vars(module))
     namespace.update(overrides or {})
     for name in tables:
         namespace[name] = np.asarray(namespace[name], dtype=np.int64)
+    inlined = frozenset(() if isinstance(inline, bool) else inline)
     for name in names:
         source = namespace[name]
         twin = types.FunctionType(source.__code__, namespace, source.__name__, source.__defaults__)
         twin.__qualname__ = source.__qualname__
         twin.__module__ = source.__module__
-        namespace[name] = njit_inline(twin) if inline else njit(twin)
+        namespace[name] = njit_inline(twin) if inline is True or name in inlined else njit(twin)
     return namespace
