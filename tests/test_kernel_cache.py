@@ -68,3 +68,5 @@ def test_compile_shared_inlines_the_twins_it_is_told_to() -> None:
     every = compile_shared(decisions, ("later",), (), inline=True)
     assert every["later"].targetoptions.get("inline") == "always"
     assert not hasattr(decisions.later, "targetoptions")  # the module itself stays plain Python
+    with pytest.raises(ValueError, match="lateer"):
+        compile_shared(decisions, ("later",), (), inline=("lateer",))

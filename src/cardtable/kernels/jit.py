@@ -82,7 +82,10 @@ def compile_shared(module: types.ModuleType, names: Iterable[str], tables: Itera
     namespace.update(overrides or {})
     for name in tables:
         namespace[name] = np.asarray(namespace[name], dtype=np.int64)
+    names = tuple(names)
     inlined = frozenset(() if isinstance(inline, bool) else inline)
+    if not inlined <= set(names):
+        raise ValueError(f"inline names functions not compiled here: {', '.join(sorted(inlined - set(names)))}")
     for name in names:
         source = namespace[name]
         twin = types.FunctionType(source.__code__, namespace, source.__name__, source.__defaults__)
