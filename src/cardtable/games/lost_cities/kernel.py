@@ -20,8 +20,10 @@ cache does.
 Speed comes from what the inner loop does not do: the small functions are compiled
 into it (:func:`~cardtable.kernels.jit.njit_inline`), the event counts live in the
 match vector (counting into a second array made applying a move about a fifth slower),
-the round's end is called from the loop rather than from the applied move, and
-neither the random seats nor the heuristic's decisions list (or sort) the moves.
+the round's end is called from the loop rather than from the applied move, a slot keeps
+which discard piles hold cards (a draw-phase move, half of a random match's moves, is then
+a table lookup: random play-outs about +30 %), and neither the random seats nor the
+heuristic's decisions list (or sort) the moves.
 
 Entries: :func:`play_many` (the lab's batches), :func:`export`, :func:`play_outs` and
 :func:`heuristic_rounds` (the search: play-outs from a determinised state), :func:`new_match`,
@@ -46,10 +48,11 @@ from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
 
-CUR, PHASE, BAN, STALL, PTR, ROUND, STARTER, TOTALS, COLORS, ROUNDS, ACTIONS = 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11
+CUR, PHASE, BAN, STALL, PTR, ROUND, STARTER, TOTALS, COLORS, ROUNDS, ACTIONS, OPEN = 0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12
 """Scalar slots: seat to move (-1 over), phase (0 play, 1 draw), colour discarded onto
 this turn (-1 none), turns without a draw-pile card, next draw-pile index, round index,
-round starter, match totals (two slots), colours, rounds, actions applied."""
+round starter, match totals (two slots), colours, rounds, actions applied, the colours
+whose discard piles hold cards (bit ``c``)."""
 HAND, EXP, KNOWN = 16, 28, 40
 """Per seat and colour ``slot + 6 * seat + colour``: hand, expeditions, cards taken from piles."""
 PILE_N, PILES, EV, DECK = 52, 58, 130, 140
@@ -126,37 +129,30 @@ def _field_size(field: int) -> int:
 
 
 @njit
-def _deal(s: Vector, deck: Vector) -> None:
-    """LC-2: 8 cards each, alternately from seat 0; the rest is the draw pile."""
+def _deal(s: Vector, decks: Vector, index: int) -> None:
+    """LC-2: round ``index``'s deck (``decks[index]`` if given, else a shuffled full
+    deck, shuffled in place), 8 cards each, alternately from seat 0; the rest is the
+    draw pile."""
     C = s[COLORS]
-    for i in range(12 * C):
-        s[DECK + i] = deck[i]
+    if index < decks.shape[0]:
+        for i in range(12 * C):
+            s[DECK + i] = decks[index, i]
+    else:
+        for c in range(C):
+            for i in range(12):
+                s[DECK + 12 * c + i] = 10 * c + (i - 2 if i > 2 else 0)
+        np.random.shuffle(s[DECK:DECK + 12 * C])
     for i in range(HAND, EV):
         s[i] = 0
     for i in range(2 * HAND_SIZE):
-        k = deck[i]
+        k = s[DECK + i]
         slot = HAND + 6 * (i & 1) + k // 10
         s[slot] = _field_add(s[slot], k % 10)
     s[PTR] = 2 * HAND_SIZE
-    s[STALL] = 0
+    s[STALL] = s[OPEN] = 0
     s[CUR] = s[STARTER]
     s[PHASE] = 0
     s[BAN] = -1
-
-
-@njit
-def _deck_of(s: Vector, decks: Vector, index: int) -> Vector:
-    """Round ``index``'s deck: ``decks[index]`` if given, else a shuffled full deck."""
-    if index < decks.shape[0]:
-        given: Vector = decks[index]
-        return given
-    C = s[COLORS]
-    deck = np.empty(12 * C, dtype=np.int64)
-    for c in range(C):
-        for i in range(12):
-            deck[12 * c + i] = 10 * c + (i - 2 if i > 2 else 0)
-    np.random.shuffle(deck)
-    return deck
 
 
 @njit
@@ -178,7 +174,7 @@ def _end_round(s: Vector, decks: Vector, round_scores: Vector) -> None:
     a, b = s[TOTALS], s[TOTALS + 1]
     s[STARTER] = 0 if a > b else 1 if b > a else 1 - s[STARTER]
     s[ROUND] = r + 1
-    _deal(s, _deck_of(s, decks, r + 1))
+    _deal(s, decks, r + 1)
 
 
 @njit
@@ -186,7 +182,7 @@ def new_match(colors: int, rounds: int, decks: Vector, starter: int) -> Vector:
     """A match vector dealt from ``decks[0]`` (or a shuffled deck) with ``starter`` to move."""
     s = np.zeros(SIZE, dtype=np.int64)
     s[COLORS], s[ROUNDS], s[STARTER] = colors, rounds, starter
-    _deal(s, _deck_of(s, decks, 0))
+    _deal(s, decks, 0)
     return s
 
 
@@ -213,6 +209,7 @@ def _apply(s: Vector, a: int) -> bool:
         else:
             s[PILES + 12 * c + s[PILE_N + c]] = 10 * c + v
             s[PILE_N + c] += 1
+            s[OPEN] |= 1 << c
             s[BAN] = c
             s[EV + 5 * p + DISCARD_EV] += 1
         s[PHASE] = 1
@@ -228,6 +225,8 @@ def _apply(s: Vector, a: int) -> bool:
         return last
     c = a - 20 * C - 1
     s[PILE_N + c] -= 1
+    if s[PILE_N + c] == 0:
+        s[OPEN] ^= 1 << c
     k = s[PILES + 12 * c + s[PILE_N + c]]
     s[PILES + 12 * c + s[PILE_N + c]] = 0
     s[HAND + 6 * p + c] = _field_add(s[HAND + 6 * p + c], k % 10)
@@ -246,15 +245,21 @@ def _step(s: Vector, a: int, decks: Vector, round_scores: Vector) -> None:
 
 
 @inline
+def _drawable(s: Vector) -> int:
+    """The colours whose discard piles may be drawn from (bit ``c``; LC-4: not the one
+    discarded onto this turn)."""
+    ban = s[BAN]
+    m: int = s[OPEN] & ~(1 << ban) if ban >= 0 else s[OPEN]
+    return m
+
+
+@inline
 def _legal_count(s: Vector) -> int:
     """How many legal actions there are (LC-3, LC-4)."""
     C, p = s[COLORS], s[CUR]
     n = 0
     if s[PHASE]:
-        n = 1
-        for c in range(C):
-            n += s[PILE_N + c] != 0 and c != s[BAN]
-        return n
+        return 1 + POP[_drawable(s)]
     for c in range(C):
         h = s[HAND + 6 * p + c] & 0x3FF
         n += POP[h] + POP[h & ONTO[s[EXP + 6 * p + c] & 0x3FF]]
@@ -268,12 +273,10 @@ def _legal_at(s: Vector, k: int) -> int:
     lowest value first (play phase).  Random seats pick it without listing the others."""
     C, p = int(s[COLORS]), int(s[CUR])
     if s[PHASE]:
-        for c in range(C):
-            if s[PILE_N + c] and c != s[BAN]:
-                if k == 1:
-                    return 20 * C + 1 + c
-                k -= 1
-        return 20 * C
+        if k == 0:
+            return 20 * C
+        pile: int = VALUES[_drawable(s), k - 1]
+        return 20 * C + 1 + pile
     for c in range(C):
         h = s[HAND + 6 * p + c] & 0x3FF
         m = h & ONTO[s[EXP + 6 * p + c] & 0x3FF]
@@ -541,6 +544,7 @@ def export(state: LostCitiesState) -> Vector:
         pile = state.discard_pile(c)
         if pile:
             s[PILE_N + c] = len(pile)
+            s[OPEN] |= 1 << c
             s[PILES + 12 * c: PILES + 12 * c + len(pile)] = pile
             if closed >> c & 1:
                 ban = c
