@@ -8,8 +8,8 @@ wagers), the action ids are the engine's.  Rounds are dealt by the engine's rule
 ``deck[16]``) from explicit decks or, past them, from numba's random generator seeded
 with the batch's seed — the kernel does not reproduce Python's ``random`` stream, so
 to replay an engine deal pass its decks in (:func:`new_match`).  Random seats draw
-their moves from a SplitMix64 generator seeded per play-out from numba's (one
-``np.random`` call per move would cost more than the move).
+their moves from the kernels' generator (:mod:`cardtable.kernels.draws`) seeded per
+play-out from numba's.
 
 The heuristic seats run the decision code of
 :mod:`cardtable.games.lost_cities.decisions` compiled (:func:`~cardtable.kernels.jit.compile_shared`):
@@ -44,6 +44,8 @@ from cardtable.games.lost_cities.heuristic import STYLES, LostCitiesStyle
 from cardtable.games.lost_cities import HAND_SIZE, STALL_LIMIT, LostCities, LostCitiesState, score_cards
 from cardtable.games.lost_cities.rules import score_table
 from cardtable.kernels import PlayOuts
+from cardtable.kernels import draws
+from cardtable.kernels.draws import below, seed_random
 from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -92,7 +94,7 @@ colour_facts = _shared["colour_facts"]
 seat_numbers = _shared["seat_numbers"]
 play_choice = _shared["play_choice"]
 draw_choice = _shared["draw_choice"]
-njit, inline = njit_keyed(rules, decisions), njit_keyed(rules, decisions, inline=True)
+njit, inline = njit_keyed(rules, decisions, draws), njit_keyed(rules, decisions, draws, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
 cache entries follow those modules' sources too; ``inline``: the inner loop's, compiled
 into their callers."""
@@ -257,9 +259,10 @@ def _drawable(s: Vector) -> int:
 def _legal_count(s: Vector) -> int:
     """How many legal actions there are (LC-3, LC-4)."""
     C, p = s[COLORS], s[CUR]
-    n = 0
     if s[PHASE]:
-        return 1 + POP[_drawable(s)]
+        draws_n: int = 1 + POP[_drawable(s)]
+        return draws_n
+    n = 0
     for c in range(C):
         h = s[HAND + 6 * p + c] & 0x3FF
         n += POP[h] + POP[h & ONTO[s[EXP + 6 * p + c] & 0x3FF]]
@@ -289,33 +292,6 @@ def _legal_at(s: Vector, k: int) -> int:
             return 20 * c + 10 + value
         k -= POP[h]
     return -1
-
-
-# --- random moves --------------------------------------------------------------------------
-
-
-@inline
-def _next_random(x: np.uint64) -> tuple[np.uint64, int]:
-    """SplitMix64 (Steele, Lea and Flood 2014): the next state and 32 random bits."""
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x, int((z ^ (z >> np.uint64(31))) >> np.uint64(32))
-
-
-@inline
-def _below(x: np.uint64, n: int) -> tuple[np.uint64, int]:
-    """A uniform integer in ``[0, n)`` (0 < n < 2**31) by Lemire's multiply-and-reject
-    (exactly uniform: the few products that would favour some values are drawn again)."""
-    x, r = _next_random(x)
-    m = r * n
-    if m & 0xFFFFFFFF < n:
-        floor = ((1 << 32) - n) % n
-        while m & 0xFFFFFFFF < floor:
-            x, r = _next_random(x)
-            m = r * n
-    return x, m >> 32
 
 
 # --- the heuristic -------------------------------------------------------------------------
@@ -386,10 +362,10 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
     """Play from ``s`` to the end of the match (or of the current round): seat ``i``
     plays ``policies[i]`` (0 random, 1 heuristic with ``styles[i]``); the events of the
     moves played are added to ``events``.  The random moves draw from a generator seeded
-    from numba's (:func:`_below`; not seeded, so numba's stream untouched, when no seat
+    from numba's (:mod:`cardtable.kernels.draws`; not seeded, so numba's stream untouched, when no seat
     plays random moves)."""
     facts0, facts1, keys, tops = _no_facts(s[COLORS])
-    x = np.uint64(0 if policies[0] and policies[1] else np.random.randint(0, 1 << 62))
+    x = np.uint64(0) if policies[0] and policies[1] else seed_random()
     for i in range(2 * len(EVENTS)):
         events[i // 5, i % 5] -= s[EV + i]
     first = s[ROUND]
@@ -398,7 +374,7 @@ def _play(s: Vector, decks: Vector, policies: Vector, styles: npt.NDArray[np.flo
         if policies[p]:
             a = _heuristic(s, styles[p], facts1 if p else facts0, keys, tops)
         else:
-            x, k = _below(x, _legal_count(s))
+            x, k = below(x, _legal_count(s))
             a = _legal_at(s, k)
         if _apply(s, a):
             _end_round(s, decks, round_scores)

@@ -15,9 +15,11 @@ Rounds are dealt by the engine's rule (LR-4: card ``i < 52`` of a round's deck t
 ``(dealer + 1 + i) % 4``; 2 players: cards ``0..33`` alternately from the dealer's
 left, ``34..42`` the phantom deck of the dealer's opponent, ``43..51`` the dealer's;
 card 52 the Trump Card) from explicit decks or, past
-them, from numba's random generator seeded with the batch's seed (reshuffled while
-the Trump Card is a Lost Soldier) — the kernel does not reproduce Python's ``random``
-stream, so to replay an engine match pass its decks in (:func:`new_match`).
+them, shuffled by the kernels' generator (:mod:`cardtable.kernels.draws`, seeded from
+numba's, which the batch's seed seeds; reshuffled while the Trump Card is a Lost
+Soldier) — the kernel does not reproduce Python's ``random`` stream, so to replay an
+engine match pass its decks in (:func:`new_match`).  Random seats draw their moves from
+that generator too.
 
 The heuristic seats run the decisions of :mod:`cardtable.games.lost_ranks.decisions`
 compiled (:func:`~cardtable.kernels.jit.compile_shared`): the same functions the Python
@@ -43,8 +45,9 @@ from cardtable.games.lost_ranks import decisions, rollout, rules
 from cardtable.games.lost_ranks.inference import RoundStart
 from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RED, SPY_BIT, LostRanks
 from cardtable.kernels import PlayOuts
-from cardtable.kernels import bits
+from cardtable.kernels import bits, draws
 from cardtable.kernels.bits import bit_count, bit_index
+from cardtable.kernels.draws import random_bit, seed_random, shuffle
 from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -95,7 +98,8 @@ _decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bi
 choose = _decisions["choose"]
 AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
 """The heuristic's hypergeometric table (:func:`~cardtable.games.lost_ranks.decisions.avoid_table`)."""
-njit, inline = njit_keyed(bits, rules, decisions, rollout), njit_keyed(bits, rules, decisions, rollout, inline=True)
+njit, inline = (njit_keyed(bits, draws, rules, decisions, rollout),
+                njit_keyed(bits, draws, rules, decisions, rollout, inline=True))
 """The kernel's functions embed the engine's tables and the compiled decisions: their
 cache entries follow their sources; ``inline``: the inner loop's, compiled into their callers."""
 SUIT_MASKS: Final = np.asarray(rules.SUIT_MASKS, dtype=np.int64)
@@ -154,9 +158,9 @@ def _deck_of(decks: Vector, index: int) -> Vector:
         given: Vector = decks[index]
         return given
     deck = np.arange(53, dtype=np.int64)
-    np.random.shuffle(deck)
+    x = shuffle(seed_random(), deck, 0, 53)
     while SOLDIERS >> deck[52] & 1:
-        np.random.shuffle(deck)
+        x = shuffle(x, deck, 0, 53)
     return deck
 
 
@@ -380,13 +384,11 @@ def _apply(s: Vector, a: int, decks: Vector, round_scores: Vector, events: Vecto
 
 
 @inline
-def _random_action(mask: int) -> int:
-    """A uniformly random set bit of ``mask`` (a legal action)."""
-    m = mask & ~DRAWN_FLAG
-    for _ in range(np.random.randint(bit_count(m))):
-        m &= m - 1
-    a = bit_index(m & -m)
-    return a + rules.PHANTOM_BASE if mask & DRAWN_FLAG else a
+def _random_action(x: np.uint64, mask: int) -> tuple[np.uint64, int]:
+    """A uniformly random legal action of the legal ``mask`` and the generator's next
+    state (:mod:`cardtable.kernels.draws`)."""
+    x, a = random_bit(x, mask & ~DRAWN_FLAG)
+    return x, a + rules.PHANTOM_BASE if mask & DRAWN_FLAG else a
 
 
 # --- the heuristic -------------------------------------------------------------------------
@@ -463,6 +465,7 @@ def _play_many(players: int, n: int, seed: int, policies: Vector, target: int, m
     legal = np.zeros(54, dtype=np.int64)
     noise = np.zeros(54, dtype=np.float64)
     work = np.zeros(decisions.WORK, dtype=np.float64)
+    x = seed_random()
     for i in range(n):
         s = new_match(players, none, np.random.randint(players), np.random.randint(2), target, max_rounds, force)
         while s[CUR] >= 0:
@@ -472,7 +475,7 @@ def _play_many(players: int, n: int, seed: int, policies: Vector, target: int, m
                     noise[j] = np.random.random()
                 a = legal[0] if count == 1 else _heuristic(s, k, legal, count, noise, work)
             else:
-                a = _random_action(_legal(s))
+                x, a = _random_action(x, _legal(s))
             _apply(s, a, none, round_scores[i], events[i])
         for seat in range(players):
             scores[i, seat] = s[TOTALS + (RED if seat % 2 == s[RED_PARITY] else BLACK)]

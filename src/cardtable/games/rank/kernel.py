@@ -12,7 +12,9 @@ Games are dealt by the engine's rule (RG-2, RG-3: five cards to each seat from t
 dealer's left, the next card turned up, the rest the stock, top first) from an
 explicit deck and dealer or, in :func:`play_many`, from numba's random generator
 seeded with the batch's seed — the kernel does not reproduce Python's ``random``
-stream, so to replay an engine game pass its deck in (:func:`new_match`).
+stream, so to replay an engine game pass its deck in (:func:`new_match`).  Random seats
+draw their moves from the kernels' generator (:mod:`cardtable.kernels.draws`) seeded
+from numba's.
 
 The heuristic seats run the decision code of :mod:`cardtable.games.rank.decisions`
 compiled (:func:`~cardtable.kernels.jit.compile_shared`): the same functions the Python
@@ -36,8 +38,9 @@ from cardtable.games.rank import decisions, rules
 from cardtable.cards import JOKER
 from cardtable.games.rank.rules import DRAW, HAND_SIZE, NUM_KINDS, PASS, Rank, pack_counts
 from cardtable.kernels import PlayOuts
-from cardtable.kernels import bits
+from cardtable.kernels import bits, draws
 from cardtable.kernels.bits import bit_count, bit_index
+from cardtable.kernels.draws import random_bit, seed_random
 from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -73,7 +76,7 @@ _decisions = compile_shared(decisions, ("coverage", "p_stuck", "stuck_table", "_
 2.91–3.26 → 3.47–3.74 M, load 4–6; a few seconds more to compile)."""
 stuck_table, turn_choice, anti_choice = _decisions["stuck_table"], _decisions["turn_choice"], _decisions["anti_choice"]
 ANSWERS: Final = _decisions["ANSWERS"]
-njit, inline = njit_keyed(bits, rules, decisions), njit_keyed(bits, rules, decisions, inline=True)
+njit, inline = njit_keyed(bits, draws, rules, decisions), njit_keyed(bits, draws, rules, decisions, inline=True)
 """The kernel's functions embed the engine's tables and the compiled decisions: their
 cache entries follow those modules' sources too; ``inline``: the inner loop's, compiled
 into their callers."""
@@ -281,15 +284,6 @@ def _apply(s: Vector, a: int, events: Vector) -> None:
         _enter(s, _next(s, cur), events)
 
 
-@inline
-def _random_action(mask: int) -> int:
-    """A uniformly random set bit of ``mask`` (a legal action)."""
-    m = mask
-    for _ in range(np.random.randint(bit_count(mask))):
-        m &= m - 1
-    return bit_index(m & -m)
-
-
 # --- the heuristic -------------------------------------------------------------------------
 
 
@@ -334,11 +328,12 @@ def _heuristic(s: Vector, noise: npt.NDArray[np.float64]) -> int:
 def _play_out(s: Vector, policies: Vector, events: Vector) -> None:
     """Play ``s`` to the end of the game: seat ``i`` plays ``policies[i]`` (0 random
     legal moves, 1 the heuristic)."""
+    x = seed_random() if policies.min() == 0 else np.uint64(0)
     while s[CUR] >= 0:
         if policies[s[CUR]]:
             a = _heuristic(s, np.random.random(14))
         else:
-            a = _random_action(s[MASK])
+            x, a = random_bit(x, s[MASK])
         _apply(s, a, events)
 
 
