@@ -34,6 +34,13 @@ def next_random(x: np.uint64) -> tuple[np.uint64, int]:
 
 
 @njit_inline
+def uniform(x: np.uint64) -> tuple[np.uint64, float]:
+    """A uniform float in ``[0, 1)`` (32 random bits: for breaking ties) and the next state."""
+    x, r = next_random(x)
+    return x, r * 2.0 ** -32
+
+
+@njit_inline
 def below(x: np.uint64, n: int) -> tuple[np.uint64, int]:
     """A uniform integer in ``[0, n)`` (0 < n < 2**31) and the next state, by Lemire's
     multiply-and-reject (exactly uniform: the few products that would favour some

@@ -47,7 +47,7 @@ from cardtable.games.lost_ranks.rules import ACE_DIAMONDS, ACE_HEARTS, BLACK, RE
 from cardtable.kernels import PlayOuts
 from cardtable.kernels import bits, draws
 from cardtable.kernels.bits import bit_count, bit_index
-from cardtable.kernels.draws import random_bit, seed_random, shuffle
+from cardtable.kernels.draws import random_bit, seed_random, shuffle, uniform
 from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -472,7 +472,7 @@ def _play_many(players: int, n: int, seed: int, policies: Vector, target: int, m
             if policies[s[CUR]]:
                 count = _legal_list(s, legal)
                 for j in range(count if count > 1 else 0):
-                    noise[j] = np.random.random()
+                    x, noise[j] = uniform(x)
                 a = legal[0] if count == 1 else _heuristic(s, k, legal, count, noise, work)
             else:
                 x, a = _random_action(x, _legal(s))

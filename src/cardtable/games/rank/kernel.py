@@ -40,7 +40,7 @@ from cardtable.games.rank.rules import DRAW, HAND_SIZE, NUM_KINDS, PASS, Rank, p
 from cardtable.kernels import PlayOuts
 from cardtable.kernels import bits, draws
 from cardtable.kernels.bits import bit_count, bit_index
-from cardtable.kernels.draws import random_bit, seed_random
+from cardtable.kernels.draws import random_bit, seed_random, uniform
 from cardtable.kernels.jit import compile_shared, njit_keyed
 
 Vector = npt.NDArray[np.int64]
@@ -324,14 +324,23 @@ def _heuristic(s: Vector, noise: npt.NDArray[np.float64]) -> int:
 # --- play-outs -----------------------------------------------------------------------------
 
 
+@inline
+def _fill_uniform(x: np.uint64, noise: npt.NDArray[np.float64]) -> np.uint64:
+    """Fill ``noise`` (the heuristic's tie-breaks) with uniform floats; returns the generator's next state."""
+    for i in range(noise.shape[0]):
+        x, noise[i] = uniform(x)
+    return x
+
+
 @njit
 def _play_out(s: Vector, policies: Vector, events: Vector) -> None:
     """Play ``s`` to the end of the game: seat ``i`` plays ``policies[i]`` (0 random
     legal moves, 1 the heuristic)."""
-    x = seed_random() if policies.min() == 0 else np.uint64(0)
+    x, noise = seed_random(), np.empty(14)
     while s[CUR] >= 0:
         if policies[s[CUR]]:
-            a = _heuristic(s, np.random.random(14))
+            x = _fill_uniform(x, noise)
+            a = _heuristic(s, noise)
         else:
             x, a = random_bit(x, s[MASK])
         _apply(s, a, events)
@@ -416,7 +425,7 @@ def row_events(rounds: int, counts: dict[str, int]) -> dict[str, int]:
 from cardtable.games.rank import rollout  # noqa: E402
 from cardtable.games.rank.rules import RankState  # noqa: E402
 
-search_njit = njit_keyed(bits, rules, rollout, decisions)
+search_njit = njit_keyed(bits, draws, rules, rollout, decisions)
 
 
 @search_njit
@@ -440,9 +449,11 @@ def _policy_game(s: Vector, played: Vector, heuristic: bool) -> int:
     go to ``played`` (as many as fit).  Returns how many were applied."""
     events = np.zeros((s[PLAYERS], len(EVENTS)), dtype=np.int64)
     moves = 0
+    x, noise = seed_random(), np.empty(14)
     while s[CUR] >= 0:
         if heuristic:
-            a = _heuristic(s, np.random.random(14))
+            x = _fill_uniform(x, noise)
+            a = _heuristic(s, noise)
         else:
             a = rollout_move(s[MASK], s[ANTI] != 0, 0)
         if moves < played.shape[0]:
