@@ -19,21 +19,16 @@ from cardtable.kernels.jit import njit  # noqa: E402
 
 
 @njit
-def _below_counts(state: int, n: int, draws_n: int) -> np.ndarray:
+def _counts(state: int, argument: int, draws_n: int, of_bits: bool) -> np.ndarray:
+    """How often each value came out of ``draws_n`` draws of ``below(x, argument)``
+    (``of_bits``: of ``random_bit(x, argument)``) from the generator state ``state``."""
     x = np.uint64(state)
-    counts = np.zeros(n, dtype=np.int64)
+    counts = np.zeros(128, dtype=np.int64)
     for _ in range(draws_n):
-        x, k = draws.below(x, n)
-        counts[k] += 1
-    return counts
-
-
-@njit
-def _bit_counts(state: int, mask: int, draws_n: int) -> np.ndarray:
-    x = np.uint64(state)
-    counts = np.zeros(64, dtype=np.int64)
-    for _ in range(draws_n):
-        x, k = draws.random_bit(x, mask)
+        if of_bits:
+            x, k = draws.random_bit(x, argument)
+        else:
+            x, k = draws.below(x, argument)
         counts[k] += 1
     return counts
 
@@ -55,8 +50,9 @@ def _first_positions(state: int, n: int, shuffles: int) -> np.ndarray:
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 13, 53, 100])
 def test_below_draws_every_value_equally_often(n: int) -> None:
     per_value = 2000
-    counts = _below_counts(12345 + n, n, per_value * n)
-    assert counts.sum() == per_value * n
+    all_counts = _counts(12345 + n, n, per_value * n, False)
+    counts = all_counts[:n]
+    assert counts.sum() == all_counts.sum() == per_value * n
     assert counts.min() > per_value - 5 * per_value ** 0.5 and counts.max() < per_value + 5 * per_value ** 0.5
 
 
@@ -82,7 +78,7 @@ def test_below_has_no_modulo_bias_for_a_large_range() -> None:
 
 def test_random_bit_draws_only_and_every_set_bit() -> None:
     mask = (1 << 52) | (1 << 40) | (1 << 13) | (1 << 5) | 1
-    counts = _bit_counts(7, mask, 50000)
+    counts = _counts(7, mask, 50000, True)
     chosen = {int(i) for i in np.flatnonzero(counts)}
     assert chosen == {52, 40, 13, 5, 0}
     assert counts.min(initial=10**9, where=counts > 0) > 10000 - 5 * 10000 ** 0.5
