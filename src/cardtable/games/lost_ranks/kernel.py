@@ -809,14 +809,14 @@ def heuristic_rounds(s: Vector, seed: int, results: Vector) -> int:
     legal = np.zeros(54, dtype=np.int64)
     noise = np.zeros(54, dtype=np.float64)
     work = np.zeros(decisions.WORK, dtype=np.float64)
-    moves, x = 0, seed_random()
+    moves = 0
     for i in range(results.shape[0]):
         t = s.copy()
         r = t[ROUND]
         while t[CUR] >= 0 and t[ROUND] == r:
             count = _legal_list(t, legal)
             for j in range(count if count > 1 else 0):
-                x, noise[j] = uniform(x)
+                noise[j] = np.random.random()
             a = legal[0] if count == 1 else _heuristic(t, k, legal, count, noise, work)
             _apply(t, a, none, round_scores, events)
             moves += 1
