@@ -34,6 +34,8 @@ from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge  # noqa: E40
 from cardtable.games.rank import Rank, RankState  # noqa: E402
 from cardtable.games.rank import kernel as rank_kernel  # noqa: E402
 from cardtable.games.rank.knowledge import RankKnowledge  # noqa: E402
+from cardtable.kernels import draws  # noqa: E402
+from cardtable.kernels.jit import njit  # noqa: E402
 from cardtable.protocol import State  # noqa: E402
 
 
@@ -164,11 +166,25 @@ def test_rank_kernel_plays_the_python_policy_move_for_move(players: int, monkeyp
         assert [int(a) for a in played[:count]] == moves, seed
 
 
+@njit
+def _rank_tie_breaks(seed: int, moves: int) -> np.ndarray:
+    """The tie-breaking numbers of a Ранг heuristic play-out seeded with ``seed``, a row
+    of 14 a move: the kernels' generator (``cardtable.kernels.draws``) seeded from
+    numba's after ``np.random.seed(seed)``."""
+    np.random.seed(seed)
+    x = draws.seed_random()
+    rows = np.empty((moves, 14))
+    for m in range(moves):
+        for i in range(14):
+            x, rows[m, i] = draws.uniform(x)
+    return rows
+
+
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_rank_heuristic_playouts_are_the_compiled_heuristic_move_for_move(players: int) -> None:
     """``leaf=heuristic``: every move of the kernel's heuristic play-out is the compiled
     heuristic's choice (:func:`~cardtable.games.rank.kernel.heuristic_action`) on the
-    position reached, with the tie-breaking numbers numpy draws from the same seed; the
+    position reached, with the tie-breaking numbers the play-out draws from the same seed; the
     engine accepts every move (RG-4 … RG-8) and ends the game with the kernel's order out
     (RG-6, RG-7)."""
     game = Rank(players=players)
@@ -181,10 +197,8 @@ def test_rank_heuristic_playouts_are_the_compiled_heuristic_move_for_move(player
         vector = rank_kernel.export(state)
         played = np.full(4000, -1, dtype=np.int64)
         count = rank_kernel.policy_game(vector.copy(), seed, played, True)
-        np.random.seed(seed)
         events = np.zeros((players, len(rank_kernel.EVENTS)), dtype=np.int64)
-        for a in played[:count]:
-            noise = np.random.random(14)
+        for a, noise in zip(played[:count], _rank_tie_breaks(seed, int(count))):
             assert rank_kernel.heuristic_action(vector, noise) == a, seed
             assert a in state.legal_actions(), seed
             rank_kernel.apply_action(vector, int(a), events)

@@ -449,7 +449,7 @@ def _policy_game(s: Vector, played: Vector, heuristic: bool) -> int:
     go to ``played`` (as many as fit).  Returns how many were applied."""
     events = np.zeros((s[PLAYERS], len(EVENTS)), dtype=np.int64)
     moves = 0
-    x, noise = seed_random(), np.empty(14)
+    x, noise = seed_random() if heuristic else np.uint64(0), np.empty(14)  # the rollout's stream untouched
     while s[CUR] >= 0:
         if heuristic:
             x = _fill_uniform(x, noise)
