@@ -320,6 +320,24 @@ def test_options_are_checked() -> None:
     assert ISMCTSAgent(game, iterations=10).params.seconds is None
 
 
+@pytest.mark.parametrize("spec, message", [
+    ("hard:cpu=maybe", "cpu must be true or false, not 'maybe'"),
+    ("ismcts:steps=abc", "steps must be a whole number or none, not 'abc'"),
+    ("ismcts:iterations=2.5", "iterations must be a whole number or none, not 2.5"),
+    ("hard:seconds=true", "seconds must be a number or none, not True"),
+    ("medium:keep_margin=wide", "keep_margin must be a number or none, not 'wide'"),
+    ("hard:jobs=true", "jobs must be a positive whole number, not True"),
+    ("easy:noise=abc", "noise must be between 0 and 1, not 'abc'"),
+])
+def test_an_option_of_the_wrong_kind_is_refused_by_name(spec: str, message: str) -> None:
+    """A typo in an agent option's value is an error that names the option and its kind,
+    never a comparison's traceback or a value quietly taken as true."""
+    with pytest.raises(ValueError) as refused:
+        make_agent(spec, load_game("lost-ranks"))
+    assert message in str(refused.value)
+    assert make_agent("hard:seconds=1:cpu=yes", load_game("lost-ranks")).params.seconds == 1
+
+
 def test_leaf_option_picks_who_plays_the_play_outs(monkeypatch: pytest.MonkeyPatch) -> None:
     """``hard:leaf=NAME``: that policy plays the play-outs of that agent only (the game's
     shared knowledge keeps its default — Ранг's is the heuristic where the kernel runs it);

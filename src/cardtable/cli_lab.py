@@ -75,7 +75,7 @@ def run_command(
     seed: Optional[int] = typer.Option(None, "--seed", help="The study seed."),
     title: Optional[str] = typer.Option(None, "--title", help="The question the study asks."),
     engine: Optional[str] = typer.Option(None, "--engine", metavar="python|kernel",
-                                         help="Who plays the matches: python (the default) or kernel (compiled; Lost Cities, random and heuristic seats; needs numba)."),
+                                         help="Who plays the matches: python (the default) or kernel (compiled, many times faster; random and heuristic seats of every game; needs the extra fast: numba)."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Results file (SQLite; default results/<study>.sqlite)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Matches played at a time (local processes)."),
     ray: bool = typer.Option(False, "--ray", help="Play on Ray (a local instance, or --ray-address)."),

@@ -7,8 +7,10 @@ action ids and a sampler of the hidden information — and never the true state.
 from __future__ import annotations
 
 import random
+import types
+import typing
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
 from cardtable.protocol import JSON, Game, State
@@ -37,6 +39,49 @@ class Observation:
 
     def action_to_string(self, action: int) -> str:
         return self._state.action_to_string(action)
+
+
+_KIND_WORDS: dict[Any, str] = {bool: "true or false", int: "a whole number", float: "a number",
+                               str: "a word", type(None): "none"}
+
+
+def _fits(value: Any, kind: Any) -> bool:
+    if kind is float:  # a whole number is a number too, a boolean is not
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    origin = typing.get_origin(kind)
+    if origin is tuple:
+        item = typing.get_args(kind)[0]
+        return isinstance(value, tuple) and all(_fits(v, item) for v in value)
+    return isinstance(value, kind)
+
+
+def check_option_types(options: Any) -> None:
+    """A :class:`ValueError` naming the first field of the dataclass instance ``options``
+    whose value is not of its annotated kind (an agent option typed ``cpu=maybe``, say),
+    with the kinds it takes.
+
+    >>> @dataclass
+    ... class Budget:
+    ...     seconds: float | None = None
+    ...     cpu: bool = False
+    ...     def __post_init__(self) -> None:
+    ...         check_option_types(self)
+    >>> Budget(seconds=2, cpu=True).seconds
+    2
+    >>> Budget(cpu="maybe")
+    Traceback (most recent call last):
+    ...
+    ValueError: cpu must be true or false, not 'maybe'
+    """
+    hints = typing.get_type_hints(type(options))
+    for f in fields(options):
+        value, kind = getattr(options, f.name), hints[f.name]
+        kinds = typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, types.UnionType) else (kind,)
+        if not any(_fits(value, k) for k in kinds):
+            words = " or ".join(_KIND_WORDS.get(k, "a list of action ids") for k in kinds)
+            raise ValueError(f"{f.name} must be {words}, not {value!r}")
 
 
 class Agent(ABC):

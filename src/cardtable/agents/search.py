@@ -75,7 +75,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from cardtable.agents.base import Agent, Observation
+from cardtable.agents.base import Agent, Observation, check_option_types
 from cardtable.agents.knowledge import Knowledge, knowledge_for
 from cardtable.protocol import Game, State
 
@@ -141,6 +141,7 @@ class SearchParams:
     considers every legal move."""
 
     def __post_init__(self) -> None:
+        check_option_types(self)
         if self.iterations is None and self.seconds is None and self.steps is None:
             raise ValueError("a search needs a budget: iterations=…, seconds=… or steps=…")
         if self.steps is not None and self.steps < 1:
@@ -674,7 +675,7 @@ class ISMCTSAgent(Agent):
             settings.pop("seconds", None)
         settings.update(options)
         jobs = settings.pop("jobs", 1)
-        if not isinstance(jobs, int) or jobs < 1:
+        if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
             raise ValueError(f"jobs must be a positive whole number, not {jobs!r}")
         known = set(SearchParams.__dataclass_fields__)
         unknown = sorted(set(settings) - known)
@@ -750,7 +751,7 @@ class EasyAgent(Agent):
 
     def __init__(self, game: Game, *, seed: int = 0, noise: float = 0.25) -> None:
         super().__init__(game, seed=seed)
-        if not 0.0 <= noise <= 1.0:
+        if isinstance(noise, bool) or not isinstance(noise, (int, float)) or not 0.0 <= noise <= 1.0:
             raise ValueError(f"noise must be between 0 and 1, not {noise!r}")
         self.noise = noise
         self.knowledge = knowledge_for(game)
