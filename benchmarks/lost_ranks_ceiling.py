@@ -4,7 +4,8 @@ The search's worlds are drawn from the cards its seat cannot see (LR-20, RG-9). 
 entry (``omniscient:SPEC``, e.g. ``omniscient:ismcts:seconds=0.1:cpu=true``) is the agent of
 ``SPEC`` whose observation samples the *true* state instead (:class:`TrueDealObservation`):
 every world it searches is the deal as it is, down to the order of the phantom decks (Ранг: of
-the stock; ``hands:SPEC`` sees the hands and draws from the stock reshuffled).  What
+the stock; ``hands:SPEC`` sees the hands and draws from the stock reshuffled; in Command of
+Two it sees where every card is but draws the opponent's face-down phantom cards reshuffled).  What
 it wins bounds what any fair player with the same search and play-outs can win.  The wrapper
 lives here, in a benchmark, never in the product: no product agent is handed such an
 observation (the other seats of a match get the ordinary one).
@@ -65,13 +66,33 @@ class TrueDealObservation(Observation):
 
 @dataclass(frozen=True)
 class TrueHandsObservation(TrueDealObservation):
-    """Ранг: an observation whose sampled worlds hold the true hands and the stock still to
-    draw reshuffled (:func:`open_points.stock_shuffled`; benchmark only)."""
+    """An observation whose sampled worlds hold the true hands (benchmark only): Ранг's stock
+    still to draw reshuffled (:func:`open_points.stock_shuffled`); in Command of Two the
+    other seat's face-down phantom cards reshuffled among themselves
+    (:func:`phantom_shuffled`: which cards it holds where, not in which order it will draw)."""
 
     def sample_state(self, rng: random.Random) -> State:
+        if self.game.name == "lost-ranks":
+            return phantom_shuffled(self._state, self.player, rng)
         from open_points import stock_shuffled
 
         return stock_shuffled(self._state, rng)
+
+
+def phantom_shuffled(state: State, seat: int, rng: random.Random) -> State:
+    """A Command of Two state with every card where it is, except that the face-down cards of
+    the phantom deck of the seat other than ``seat`` are reshuffled among themselves (LR-12:
+    the owner knows their order, the opponent does not; a measurement's world)."""
+    world: Any = state.clone()
+    other = 1 - seat
+    down = world._down[other]
+    hidden = list(world._phantoms[other][:down])
+    rng.shuffle(hidden)
+    phantoms = list(world._phantoms)
+    phantoms[other] = tuple(hidden) + tuple(world._phantoms[other][down:])
+    world._phantoms = phantoms
+    world._stack = []
+    return world  # type: ignore[no-any-return]
 
 
 class OmniscientAgent(Agent):
@@ -101,8 +122,9 @@ def agent_for(spec: str, game: Game, seed: int) -> Agent:
     if spec.startswith(OMNISCIENT):
         return OmniscientAgent(make_agent(spec[len(OMNISCIENT):], game, seed=seed))
     if spec.startswith(HANDS):
-        if game.name != "rank":
-            raise SystemExit(f"{spec}: 'hands:' is for Ранг (its stock reshuffled); use 'omniscient:'")
+        if game.name != "rank" and game.num_players != 2:
+            raise SystemExit(f"{spec}: 'hands:' is for Ранг (its stock reshuffled) and Command of Two (the "
+                             "opponent's face-down phantom cards reshuffled); use 'omniscient:'")
         return OmniscientAgent(make_agent(spec[len(HANDS):], game, seed=seed), hands=True)
     return make_agent(spec, game, seed=seed)
 

@@ -186,4 +186,34 @@ def test_a_rank_seat_that_sees_the_hands_but_not_the_stock() -> None:
     assert len(orders) > 1
     assert agent.act(Observation.of(state)) in state.legal_actions()
     with pytest.raises(SystemExit, match="for Ранг"):
-        ceiling.agent_for("hands:heuristic", load_game("lost-ranks", players=2), 1)
+        ceiling.agent_for("hands:heuristic", load_game("lost-ranks", players=4), 1)
+
+
+def test_a_command_of_two_seat_that_sees_the_hands_but_not_the_phantom_order() -> None:
+    """``hands:SPEC`` in Command of Two (the ceiling script): every world holds every card
+    where it is — both hands, the seat's own phantom deck in order, the face-up phantom
+    cards — and only the other seat's face-down phantom cards in a fresh order (LR-12)."""
+    ceiling = load_benchmark("lost_ranks_ceiling")
+    game = load_game("lost-ranks", players=2)
+    state = game.new_state(seed=8)
+    for _ in range(9):
+        state.apply_action(state.legal_actions()[-1])
+    seat = state.current_player()
+    other = 1 - seat
+    down = state.face_down_counts[other]
+    before = state.phantom(other)
+    assert down >= 2
+    agent = ceiling.agent_for("hands:ismcts:iterations=8", game, 1)
+    seen = agent.seeing(Observation.of(state))
+    orders = set()
+    for i in range(6):
+        world = seen.sample_state(random.Random(i))
+        assert [world.hand(s) for s in range(2)] == [state.hand(s) for s in range(2)]
+        assert world.phantom(seat) == state.phantom(seat)
+        assert world.phantom(other)[down:] == state.phantom(other)[down:]
+        assert sorted(world.phantom(other)[:down]) == sorted(state.phantom(other)[:down])
+        assert world.view(seat) == state.view(seat) and world.legal_actions() == state.legal_actions()
+        orders.add(tuple(world.phantom(other)))
+    assert len(orders) > 1
+    assert state.phantom(other) == before  # the true state untouched
+    assert agent.act(Observation.of(state)) in state.legal_actions()
