@@ -47,11 +47,13 @@ BACKENDS = ["sqlite"] + (["postgresql"] if os.environ.get("CARDTABLE_TEST_PG") e
 
 GENEROUS_LIMITS: dict[str, Any] = {
     "http_rate_per_second": 1e6, "http_burst": 1e6, "max_matches_per_minute": 1e6, "hints_per_minute": 1e6,
-    "max_sockets_per_address": 100000, "ai_workers": 0,
+    "max_sockets_per_address": 100000, "ai_workers": 0, "outbox_limit": 100000,
 }
 """Limits of the servers of tests that do not test limits: every request comes from
 127.0.0.1, far faster than any one client would; AI searches run in a thread (the
-process pool has tests of its own)."""
+process pool has tests of its own); a connection's outbox never overflows (on a loaded
+machine the server may answer a burst of messages faster than its sender task drains
+them: the slow-consumer cut-off has a test of its own)."""
 
 
 _PG_DATABASES: list[str] = []

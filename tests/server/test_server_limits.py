@@ -444,3 +444,22 @@ def test_the_wal_stays_bounded_in_a_burst_of_moves(tmp_path: Path) -> None:
     largest, commits = asyncio.run(burst())
     assert commits >= 4000  # one commit per move: at least 2 pages each, 32 MB of WAL frames
     assert largest < 10 * 2**20, f"the WAL reached {largest / 2**20:.1f} MB"
+
+
+def test_a_connection_that_does_not_drain_its_outbox_is_cut_off() -> None:
+    """A slow consumer: past ``outbox_limit`` queued messages the connection is marked
+    overflowed and closed (the transport then closes the socket with 1013, "try again
+    later"), instead of the server holding an ever longer queue for it; nothing more is
+    queued after the cut-off."""
+    from cardtable.server.room import Connection
+
+    conn = Connection(3, "127.0.0.1")
+    for i in range(3):
+        conn.send(f"message {i}")
+    assert not conn.overflowed and not conn.closed and conn.queue.qsize() == 3
+    conn.send("one too many")
+    assert conn.overflowed and conn.closed
+    conn.send("after the cut-off")
+    drained = [conn.queue.get_nowait() for _ in range(conn.queue.qsize())]
+    assert drained == ["message 0", "message 1", "message 2", None]
+    assert Settings().outbox_limit >= 256  # a real client's burst fits

@@ -6,6 +6,7 @@ action ids and a sampler of the hidden information — and never the true state.
 
 from __future__ import annotations
 
+import numbers
 import random
 import types
 import typing
@@ -46,10 +47,10 @@ _KIND_WORDS: dict[Any, str] = {bool: "true or false", int: "a whole number", flo
 
 
 def _fits(value: Any, kind: Any) -> bool:
-    if kind is float:  # a whole number is a number too, a boolean is not
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind is float:  # a whole number is a number too (numpy's as well), a boolean is not
+        return isinstance(value, numbers.Real) and not isinstance(value, bool)
     if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
+        return isinstance(value, numbers.Integral) and not isinstance(value, bool)
     origin = typing.get_origin(kind)
     if origin is tuple:
         item = typing.get_args(kind)[0]
