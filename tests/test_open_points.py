@@ -167,33 +167,38 @@ def test_rank_values_from_a_reshuffled_stock() -> None:
         bench.collect(load_game("lost-ranks", players=2), 9000, 1, 1.0, shuffle_stock=True)
 
 
+def _seeing_hands(state: Any, worlds: int) -> tuple[Any, list[Any]]:
+    """The ceiling script's ``hands:`` agent for the seat to move at ``state``, and the
+    first ``worlds`` worlds it would search."""
+    agent = load_benchmark("lost_ranks_ceiling").agent_for("hands:ismcts:iterations=8", state.game, 1)
+    seen = agent.seeing(Observation.of(state))
+    return agent, [seen.sample_state(random.Random(i)) for i in range(worlds)]
+
+
 def test_a_rank_seat_that_sees_the_hands_but_not_the_stock() -> None:
     """``hands:SPEC`` (the ceiling script, Ранг): every world holds the true hands and the
-    stock still to draw in a fresh order; Lost Ranks, which has no stock, refuses it."""
-    ceiling = load_benchmark("lost_ranks_ceiling")
+    stock still to draw in a fresh order; Lost Ranks with 4 players, which has neither a
+    stock nor phantom decks, refuses it."""
     game = load_game("rank", players=4)
     state = game.new_state(seed=8)
     for _ in range(4):
         state.apply_action(state.legal_actions()[0])
-    agent = ceiling.agent_for("hands:ismcts:iterations=8", game, 1)
-    seen = agent.seeing(Observation.of(state))
+    agent, worlds = _seeing_hands(state, 4)
     orders = set()
-    for i in range(4):
-        world = seen.sample_state(random.Random(i))
+    for world in worlds:
         assert [world.hand_cards(s) for s in range(4)] == [state.hand_cards(s) for s in range(4)]
         assert sorted(world.stock_cards) == sorted(state.stock_cards)
         orders.add(tuple(world.stock_cards))
     assert len(orders) > 1
     assert agent.act(Observation.of(state)) in state.legal_actions()
     with pytest.raises(SystemExit, match="for Ранг"):
-        ceiling.agent_for("hands:heuristic", load_game("lost-ranks", players=4), 1)
+        load_benchmark("lost_ranks_ceiling").agent_for("hands:heuristic", load_game("lost-ranks", players=4), 1)
 
 
 def test_a_command_of_two_seat_that_sees_the_hands_but_not_the_phantom_order() -> None:
     """``hands:SPEC`` in Command of Two (the ceiling script): every world holds every card
     where it is — both hands, the seat's own phantom deck in order, the face-up phantom
     cards — and only the other seat's face-down phantom cards in a fresh order (LR-12)."""
-    ceiling = load_benchmark("lost_ranks_ceiling")
     game = load_game("lost-ranks", players=2)
     state = game.new_state(seed=8)
     for _ in range(9):
@@ -203,11 +208,9 @@ def test_a_command_of_two_seat_that_sees_the_hands_but_not_the_phantom_order() -
     down = state.face_down_counts[other]
     before = state.phantom(other)
     assert down >= 2
-    agent = ceiling.agent_for("hands:ismcts:iterations=8", game, 1)
-    seen = agent.seeing(Observation.of(state))
+    agent, worlds = _seeing_hands(state, 6)
     orders = set()
-    for i in range(6):
-        world = seen.sample_state(random.Random(i))
+    for world in worlds:
         assert [world.hand(s) for s in range(2)] == [state.hand(s) for s in range(2)]
         assert world.phantom(seat) == state.phantom(seat)
         assert world.phantom(other)[down:] == state.phantom(other)[down:]
