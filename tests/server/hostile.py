@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence, TypeVar, Union
 
 import httpx
+from srvkit import CLIENT_LIMITS
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
@@ -695,7 +696,7 @@ class HostileClient:
         self.http = httpx.AsyncClient(base_url=self.base, timeout=timeout,
                                       limits=httpx.Limits(max_keepalive_connections=0))
         """Hostile requests, each on its own connection (a refused body may end one)."""
-        self.honest = httpx.AsyncClient(base_url=self.base, timeout=timeout)
+        self.honest = httpx.AsyncClient(limits=CLIENT_LIMITS, base_url=self.base, timeout=timeout)
         """The legal moves and the state snapshots."""
         self.sockets: dict[str, _Socket] = {}
         self.barriers = 0
@@ -897,7 +898,7 @@ async def hammer(base: str, seed: int, seconds: float, tally: Tally, *, batch: i
             return
         game, config = GAMES[round_no % len(GAMES)]
         try:
-            async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            async with httpx.AsyncClient(limits=CLIENT_LIMITS, base_url=base, timeout=30) as http:
                 table = await new_table(http, game, config, rng.randrange(2**31))
         except httpx.HTTPError as err:
             tally.problems[f"client: creating a match failed: {type(err).__name__} {str(err)[:80]}"] += 1

@@ -25,6 +25,12 @@ from cardtable.server.room import Settings
 
 Msg = dict[str, Any]
 
+CLIENT_LIMITS = httpx.Limits(keepalive_expiry=1.0)
+"""The test clients' connection pool: a connection idle for a second is not reused.  uvicorn
+closes a keep-alive connection idle for its ``timeout_keep_alive`` (5 s by default, the
+same as httpx's own expiry): on a loaded machine a request sent on such a connection as the
+server closes it fails with "Server disconnected without sending a response"."""
+
 CEILING = 60.0
 """Seconds any wait of the tests may last before it counts as a failure.  Generous on
 purpose (the machine may be busy): a wait ends as soon as its condition holds, so a
@@ -129,10 +135,11 @@ class ServerThread:
         self.base = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         config = uvicorn.Config(self.app, log_level="warning", ws_max_size=65536, lifespan="on",
-                                ws_per_message_deflate=False, timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS)
+                                ws_per_message_deflate=False, timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
+                                timeout_keep_alive=int(CEILING))
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
-        self.http = httpx.Client(base_url=self.base, timeout=CEILING)
+        self.http = httpx.Client(base_url=self.base, timeout=CEILING, limits=CLIENT_LIMITS)
 
     def __enter__(self) -> ServerThread:
         self.thread.start()

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select, text
 
-from srvkit import CEILING, ServerThread, db_url_for, eventually, generous_settings
+from srvkit import CEILING, CLIENT_LIMITS, ServerThread, db_url_for, eventually, generous_settings
 
 from cardtable.server.limits import ManualClock
 from cardtable.server.store import normalise_url, users_table
@@ -26,7 +26,7 @@ def unique(prefix: str) -> str:
 
 def browser(srv: ServerThread) -> httpx.Client:
     """An HTTP client that keeps cookies and says where it comes from, like a page of the server."""
-    return httpx.Client(base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
+    return httpx.Client(limits=CLIENT_LIMITS, base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
 
 
 def sign_up(client: httpx.Client, name: str, password: str = "correct horse") -> dict[str, Any]:
@@ -113,7 +113,7 @@ def test_cookie_requests_without_origin_are_refused_as_csrf(srv: ServerThread) -
     with browser(srv) as b:
         sign_up(b, unique("Carl"))
         session = b.cookies["cardtable_session"]
-    bare = httpx.Client(base_url=srv.base, timeout=CEILING, cookies={"cardtable_session": session})
+    bare = httpx.Client(limits=CLIENT_LIMITS, base_url=srv.base, timeout=CEILING, cookies={"cardtable_session": session})
     with bare:
         r = bare.post("/api/matches", json={"game": "lost-cities"})
         assert (r.status_code, r.json()["code"]) == (403, "csrf_failed"), r.text

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import BACKENDS, CEILING, ServerThread, WsClient, db_url_for, eventually, join
+from srvkit import BACKENDS, CEILING, CLIENT_LIMITS, ServerThread, WsClient, db_url_for, eventually, join
 
 from cardtable.server.limits import ManualClock
 
@@ -228,7 +228,7 @@ def test_per_match_bank_is_spent_only_on_its_own_turns(srv: ServerThread, clock:
 
 
 def test_ai_seats_have_no_clock_and_a_rated_loss_on_time_is_rated(srv: ServerThread, clock: ManualClock) -> None:
-    b = httpx.Client(base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
+    b = httpx.Client(limits=CLIENT_LIMITS, base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
     name = f"Slow{secrets.token_hex(3)}"  # (a PostgreSQL test database is shared by the runs)
     try:
         assert b.post("/api/account/signup", json={"name": name, "password": "correct horse"}).status_code == 201
@@ -274,7 +274,7 @@ def test_a_restarted_server_handles_the_expired_deadline_once(db: str, clock: Ma
 
 
 def turn_events(srv: ServerThread, query: str) -> tuple[httpx.Client, Any, Iterator[str]]:
-    client = httpx.Client(base_url=srv.base, timeout=CEILING)
+    client = httpx.Client(limits=CLIENT_LIMITS, base_url=srv.base, timeout=CEILING)
     stream = client.stream("GET", "/api/turns/events", params={"matches": query})
     response = stream.__enter__()
     return client, (stream, response), response.iter_lines()

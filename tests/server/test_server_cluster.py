@@ -22,7 +22,7 @@ import psycopg
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-from srvkit import CEILING, WsClient, eventually
+from srvkit import CEILING, CLIENT_LIMITS, WsClient, eventually
 from websockets.exceptions import WebSocketException
 
 from cardtable.server.lease import Lease
@@ -65,7 +65,7 @@ class Node:
         self.base = line.split()[3].rstrip("/")
         self.name = line.rsplit("cluster node ", 1)[1].strip(" )\n")
         self.ws_url = self.base.replace("http://", "ws://") + "/ws"
-        self.http = httpx.Client(base_url=self.base, timeout=CEILING)
+        self.http = httpx.Client(limits=CLIENT_LIMITS, base_url=self.base, timeout=CEILING)
         threading.Thread(target=self._drain, daemon=True).start()
         eventually(self.healthy, "the server did not come up")
 
@@ -343,7 +343,7 @@ def test_lobby_pages_on_every_process_hear_of_a_listed_match(pg_url: str) -> Non
         ready = threading.Event()
 
         def listen() -> None:
-            with httpx.Client(base_url=b.base, timeout=CEILING) as http:
+            with httpx.Client(limits=CLIENT_LIMITS, base_url=b.base, timeout=CEILING) as http:
                 with http.stream("GET", "/api/lobby/events") as events:
                     for line in events.iter_lines():
                         if line == ": ready":

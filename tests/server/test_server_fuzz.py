@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from hostile import Hostile, HostileClient, Probe, Table, Tally, describe, new_table, server_error_codes
-from srvkit import ServerThread
+from srvkit import CLIENT_LIMITS, ServerThread
 
 import httpx
 
@@ -86,7 +86,7 @@ def difference(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str
 
 async def fuzz_match(base: str, game: str, config: dict[str, Any], seed: int, tally: Tally) -> list[str]:
     """Play one match with hostile batches between the moves; the state changes found."""
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx.AsyncClient(limits=CLIENT_LIMITS, base_url=base) as http:
         table: Table = await new_table(http, game, config, seed)
     client = HostileClient(base, table, server_error_codes(), tally)
     gen = Hostile(seed)

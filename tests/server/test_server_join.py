@@ -7,7 +7,7 @@ import threading
 from typing import Any
 
 import httpx
-from srvkit import CEILING, ServerThread, eventually, join
+from srvkit import CEILING, CLIENT_LIMITS, ServerThread, eventually, join
 
 Msg = dict[str, Any]
 
@@ -153,7 +153,7 @@ def test_two_newcomers_racing_for_one_seat(server: ServerThread) -> None:
     lock = threading.Lock()
 
     def racer(i: int) -> None:
-        with httpx.Client(base_url=server.base, timeout=CEILING) as http:
+        with httpx.Client(limits=CLIENT_LIMITS, base_url=server.base, timeout=CEILING) as http:
             barrier.wait()
             r = http.post(f"/api/matches/{mid}/join", json={"name": f"R{i}"})
             with lock:

@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from srvkit import CEILING, ServerThread, WsClient, eventually, join
+from srvkit import CEILING, CLIENT_LIMITS, ServerThread, WsClient, eventually, join
 
 Msg = dict[str, Any]
 
@@ -176,7 +176,7 @@ def test_rematch_rotates_the_seats_and_gives_each_its_own_token(srv: ServerThrea
 
 
 def rated_vs_ai(srv: ServerThread, name: str) -> tuple[httpx.Client, str, WsClient]:
-    b = httpx.Client(base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
+    b = httpx.Client(limits=CLIENT_LIMITS, base_url=srv.base, timeout=CEILING, headers={"Origin": srv.base})
     assert b.post("/api/account/signup", json={"name": name, "password": "correct horse"}).status_code == 201
     made = b.post("/api/matches", json={"game": "lost-cities", "config": {"rounds": 1}, "rated": True,
                                         "seats": [{"kind": "human", "me": True}, {"kind": "ai", "agent": "random"}]})

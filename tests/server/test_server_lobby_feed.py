@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from srvkit import CEILING, ServerThread, generous_settings
+from srvkit import CEILING, CLIENT_LIMITS, ServerThread, generous_settings
 
 Msg = dict[str, Any]
 
@@ -44,7 +44,7 @@ class EventStream:
 
 @contextmanager
 def lobby_stream(server: ServerThread) -> Iterator[EventStream]:
-    with httpx.Client(base_url=server.base, timeout=CEILING) as client:
+    with httpx.Client(limits=CLIENT_LIMITS, base_url=server.base, timeout=CEILING) as client:
         with client.stream("GET", "/api/lobby/events") as response:
             assert response.status_code == 200
             assert response.headers["content-type"].startswith("text/event-stream")

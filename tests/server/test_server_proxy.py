@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from srvkit import CEILING, WsClient, eventually
+from srvkit import CEILING, CLIENT_LIMITS, WsClient, eventually
 from test_server_cluster import Node, needs_pg, pg_url, play_turn  # noqa: F401 - pg_url is a fixture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -82,7 +82,7 @@ def test_nginx_routes_a_match_to_its_owner_and_fails_over(pg_url: str, nginx_for
         ports = [int(n.base.rsplit(":", 1)[1]) for n in nodes]
         base = nginx_for(ports)  # type: ignore[operator]
         ws_url = base.replace("http://", "ws://") + "/ws"
-        proxy = httpx.Client(base_url=base, timeout=CEILING)
+        proxy = httpx.Client(limits=CLIENT_LIMITS, base_url=base, timeout=CEILING)
         made = proxy.post("/api/matches", json={"game": "lost-cities", "config": {"rounds": 1}}).json()
         match = made["match"]
 

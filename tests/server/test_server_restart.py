@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from srvkit import BACKENDS, CEILING, WsClient, db_url_for, eventually
+from srvkit import BACKENDS, CEILING, CLIENT_LIMITS, WsClient, db_url_for, eventually
 
 from cardtable.server.workers import process_alive
 
@@ -35,7 +35,7 @@ class ServerProcess:
         assert "cardtable server on http://" in line, line
         self.base = line.split()[3].rstrip("/")
         self.ws_url = self.base.replace("http://", "ws://") + "/ws"
-        self.http = httpx.Client(base_url=self.base, timeout=CEILING)
+        self.http = httpx.Client(limits=CLIENT_LIMITS, base_url=self.base, timeout=CEILING)
         eventually(self.healthy, "the server did not come up")
 
     def healthy(self) -> bool:
