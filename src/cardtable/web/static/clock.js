@@ -169,11 +169,17 @@ export function clockFields(form, rerender) {
 
 /** Hear when one of `seats` ({id, seat} of "Your matches") comes to a new turn, ends or
  * changes seats (GET /api/turns/events); `onNews` gets the news, and a turn that comes to
- * the seat fires "cardtable:your-turn" on window. Returns the EventSource (or null). */
+ * the seat fires "cardtable:your-turn" on window.  When the feed reconnects, `onNews` gets
+ * null: news sent while it was down is lost, so look again.  Returns the EventSource (or null). */
 export function listenTurns(seats, onNews) {
   const ids = [...new Set(seats.map((s) => s.id))].slice(0, 50);
   if (!window.EventSource || !ids.length) return null;
   const feed = new EventSource(`/api/turns/events?matches=${ids.map(encodeURIComponent).join(",")}`);
+  let opened = false;
+  feed.onopen = () => {
+    if (opened) onNews(null);
+    opened = true;
+  };
   feed.addEventListener("turn", (ev) => {
     let news;
     try { news = JSON.parse(ev.data); } catch { return; }

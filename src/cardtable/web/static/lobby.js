@@ -26,6 +26,8 @@ export class LobbyPage {
     this.root = root;
     this.games = null;
     this.open = [];
+    this.openAsked = 0; // fetches of the open list asked for, and the newest one shown
+    this.openShown = 0;
     this.infos = {};
     this.error = null;
     this.created = null; // the last created match with invites
@@ -54,11 +56,17 @@ export class LobbyPage {
   }
 
   /** Hear of listed matches created, seated or ended (GET /api/lobby/events) and
-   * refetch the open list then; EventSource reconnects by itself. */
+   * refetch the open list then.  EventSource reconnects by itself, but news sent while
+   * it was down is lost: each time it (re)opens, the list is fetched again, after the
+   * subscription, so nothing falls between the fetch and the news. */
   listen() {
     if (!window.EventSource) return;
     this.feed = new EventSource("/api/lobby/events");
-    this.feed.onopen = () => { this.feedOpen = true; document.body.dataset.feed = "open"; };
+    this.feed.onopen = () => {
+      this.feedOpen = true;
+      document.body.dataset.feed = "open";
+      this.refreshOpen();
+    };
     this.feed.onerror = () => { this.feedOpen = false; document.body.dataset.feed = "closed"; };
     this.feed.addEventListener("match", () => this.refreshOpen());
   }
@@ -81,12 +89,19 @@ export class LobbyPage {
     this.render();
   }
 
+  /** Fetch the open matches; an answer older than one already shown is dropped (the
+   * timer's fetch and the news' fetch may cross). */
   async fetchOpen() {
+    const ticket = ++this.openAsked;
+    let list;
     try {
-      this.open = await api("GET", "/api/matches?status=active&limit=30");
+      list = await api("GET", "/api/matches?status=active&limit=30");
     } catch {
-      this.open = [];
+      list = [];
     }
+    if (ticket < this.openShown) return;
+    this.openShown = ticket;
+    this.open = list;
   }
 
   stop() {
