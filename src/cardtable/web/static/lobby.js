@@ -48,8 +48,9 @@ export class LobbyPage {
     this.render();
     this.refresh();
     this.listen();
-    // the open list is pushed (listen); the timer still updates "Your matches"
-    this.timer = setInterval(() => this.refresh({ open: !this.feedOpen }), 15000);
+    // the open list is pushed (listen); the timer still updates "Your matches" (and the
+    // open list while the push is down or its last fetch failed)
+    this.timer = setInterval(() => this.refresh({ open: !this.feedOpen || this.openFailed }), 15000);
     // another tab took a seat or forgot one: show it here too
     this.onStorage = (ev) => { if (ev.key === "cardtable.matches") this.refresh(); };
     window.addEventListener("storage", this.onStorage);
@@ -90,17 +91,22 @@ export class LobbyPage {
   }
 
   /** Fetch the open matches; an answer older than one already shown is dropped (the
-   * timer's fetch and the news' fetch may cross). */
+   * timer's fetch and the news' fetch may cross), and a failed fetch keeps the list shown
+   * (the timer tries again). */
   async fetchOpen() {
     const ticket = ++this.openAsked;
     let list;
     try {
       list = await api("GET", "/api/matches?status=active&limit=30");
     } catch {
-      list = [];
+      this.openFailed = true;
+      document.body.dataset.openList = "failed";
+      return;
     }
     if (ticket < this.openShown) return;
     this.openShown = ticket;
+    this.openFailed = false;
+    document.body.dataset.openList = "fetched";
     this.open = list;
   }
 
