@@ -29,6 +29,8 @@ export class LobbyPage {
     this.openAsked = 0; // fetches of the open list asked for, and the newest one shown
     this.openShown = 0;
     this.infos = {};
+    this.infosAsked = 0; // refreshes of "Your matches" asked for, and per match the newest shown
+    this.infosShown = {};
     this.error = null;
     this.created = null; // the last created match with invites
     this.form = { game: null, config: {}, seats: null, listed: false, rated: false, clock: "", onTimeout: "ai" };
@@ -134,12 +136,18 @@ export class LobbyPage {
     this.watchTurns();
     if (open) await this.fetchOpen();
     const mine = Object.entries(myMatches()).sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 30);
+    const ticket = ++this.infosAsked; // refreshes cross (the timer, news, another tab)
     await Promise.all(mine.map(async ([id]) => {
+      let info;
       try {
-        this.infos[id] = await api("GET", `/api/matches/${encodeURIComponent(id)}`);
+        info = await api("GET", `/api/matches/${encodeURIComponent(id)}`);
       } catch (err) {
-        if (err.status === 404) this.infos[id] = { missing: true };
+        if (err.status !== 404) return;
+        info = { missing: true };
       }
+      if (ticket < (this.infosShown[id] || 0)) return; // a newer answer is shown
+      this.infosShown[id] = ticket;
+      this.infos[id] = info;
     }));
     this.render();
   }
