@@ -15,11 +15,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
 from browserkit import PHONE, SCREENSHOTS, LiveServer, Tracker, screenshot, wait_seq
-from srvkit import CEILING
+from srvkit import CEILING, eventually
 from test_browser_ui import wait_turn
 
 Page = Any
@@ -314,7 +315,6 @@ def test_a_match_created_while_the_lobby_feed_is_down_is_listed_once_it_is_up(
         assert lobby.evaluate("() => document.body.dataset.feed") != "open"
         m = server.create("rank", {"players": 3}, [{"kind": "human", "name": "Dee"}, {"kind": "human", "open": True},
                                                    {"kind": "ai"}], listed=True)
-        assert lobby.query_selector(f"li[data-match='{m['match']}']") is None
         for route in held:
             route.continue_()
         lobby.wait_for_function("() => document.body.dataset.feed === 'open'")
@@ -402,5 +402,37 @@ def test_a_failed_fetch_of_the_open_list_keeps_the_list_shown(browser: Any, serv
         lobby.wait_for_selector(f".panel.open li[data-match='{third}']")
         assert lobby.query_selector(f".panel.open li[data-match='{second}']") is not None
         assert lobby.evaluate("() => document.body.dataset.openList") == "fetched"
+    finally:
+        ctx.close()
+
+
+def test_your_matches_keeps_the_newest_answer_when_refreshes_cross(browser: Any, server: LiveServer,
+                                                                    tracker: Tracker) -> None:
+    """Ann's lobby refreshes "Your matches" on load and again when the turn feed says Bob
+    joined; if the first answer (from before the join) arrives last, it is dropped — the
+    row keeps "vs Bob"."""
+    m = server.create("lost-cities", {"rounds": 1}, [{"kind": "human", "name": "Ann"}, {"kind": "human", "open": True}])
+    mid = m["match"]
+    mine = {mid: {"game": "lost-cities", "created": 0, "seats": [{"seat": 0, "token": m["seats"][0]["token"]}]}}
+    ctx = browser.new_context(viewport=LAPTOP, locale="en-US")
+    ctx.add_init_script(f"localStorage.setItem('cardtable.matches', {json.dumps(json.dumps(mine))})")
+    held: list[Any] = []
+    try:
+        ann = tracker.watch(ctx.new_page())
+        ann.route(f"**/api/matches/{mid}", lambda route: route.continue_() if held else held.append(route))
+        ann.goto(server.base + "/")
+        while not held:  # the load's refresh asked; its handler runs on a Playwright call
+            ann.wait_for_function("() => true")
+        eventually(lambda: bool(server.rooms.turns.watched(mid)), "the lobby did not watch Ann's match")
+        before_join = held[0].fetch()
+        r = server.http.post(f"/api/matches/{mid}/join", json={"name": "Bob"})
+        assert r.status_code == 200, r.text
+        row = f".panel.yours li[data-match='{mid}']"
+        ann.wait_for_selector(f"{row} .match-link:has-text('Bob')")  # the refresh the news asked for
+        done = int(ann.evaluate("() => document.body.dataset.refreshed"))
+        held[0].fulfill(response=before_join)
+        # (the lobby's 15 s timer may refresh too: it can only make this wait shorter)
+        ann.wait_for_function("(done) => Number(document.body.dataset.refreshed) > done", arg=done)
+        assert "Bob" in ann.inner_text(f"{row} .match-link")
     finally:
         ctx.close()

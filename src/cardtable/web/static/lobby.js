@@ -31,6 +31,7 @@ export class LobbyPage {
     this.infos = {};
     this.infosAsked = 0; // refreshes of "Your matches" asked for, and per match the newest shown
     this.infosShown = {};
+    this.refreshed = 0; // refreshes of the lists done
     this.error = null;
     this.created = null; // the last created match with invites
     this.form = { game: null, config: {}, seats: null, listed: false, rated: false, clock: "", onTimeout: "ai" };
@@ -150,6 +151,7 @@ export class LobbyPage {
       this.infos[id] = info;
     }));
     this.render();
+    document.body.dataset.refreshed = String(++this.refreshed); // (tests wait on it)
   }
 
   game() {
