@@ -18,7 +18,10 @@ observation (the other seats of a match get the ordinary one).
     in the seats of the file's first entry and the file's other entries unchanged; prints
     per match the stored and the replayed result of that seat, then the wins (a return above
     the match's lowest: in Ранг, not staying in Rank), their Wilson interval and the matches
-    turned either way.
+    turned either way.  ``--expected P``: ``ENTRY`` is known to do well at rate ``P`` in those
+    seats (the heuristic against copies of itself: 0.5 in Command of Two, 0.75 in Ранг with 4
+    players); adds the stored entry's estimate ``P`` + the paired difference, with its interval
+    (the luck of the deals cancels).
 
 ``--game rank`` (before the command) for Ранг; Lost Ranks is the default.
 
@@ -43,7 +46,7 @@ from typing import Any
 
 from cardtable.agents import Agent, Observation, make_agent
 from cardtable.lab.series import play_match
-from cardtable.lab.stats import wilson_interval
+from cardtable.lab.stats import paired_difference_interval, wilson_interval
 from cardtable.protocol import Game, State
 from cardtable.registry import load_game
 
@@ -147,9 +150,16 @@ def did_well(returns: list[float], seat: int) -> bool:
     return returns[seat] > min(returns)
 
 
-def replay(path: str, spec: str, name: str = "lost-ranks") -> dict[str, Any]:
+def replay(path: str, spec: str, name: str = "lost-ranks", expected: float | None = None) -> dict[str, Any]:
     """The matches of results file ``path`` (game ``name``) replayed with ``spec`` (its
-    ``|key=value`` knowledge settings as in :mod:`open_points`) in its first entry's seats."""
+    ``|key=value`` knowledge settings as in :mod:`open_points`) in its first entry's seats.
+
+    ``expected``: the rate at which ``spec`` is *known* to do well in those seats over all
+    deals — a player against copies of itself, by symmetry (the heuristic against the
+    heuristic: 0.5 in Command of Two, 0.75 not staying in Rank with 4 players).  The stored
+    entry's rate is then also estimated as ``expected`` plus the paired difference on these
+    deals (``stored_estimate``, with :func:`~cardtable.lab.stats.paired_difference_interval`):
+    the deals' luck, shared by both, cancels."""
     from open_points import knowledge_settings
 
     agents, rows = stored_matches(path)
@@ -170,10 +180,16 @@ def replay(path: str, spec: str, name: str = "lost-ranks") -> dict[str, Any]:
                           "replayed": out.returns[hero]}), flush=True)
     n = len(rows)
     low, high = wilson_interval(won, n)
-    return {"file": path, "entry": spec, "stored_entry": agents[0], "matches": n, "wins": won, "win": round(won / n, 4),
-            "ci95": [round(low, 4), round(high, 4)], "stored_wins": stored_wins, "turned_to_win": gained,
-            "turned_to_loss": lost, "cpu": round(time.process_time() - start, 1),
-            "load": [round(load, 2), round(os.getloadavg()[0], 2)]}
+    row: dict[str, Any] = {
+        "file": path, "entry": spec, "stored_entry": agents[0], "matches": n, "wins": won, "win": round(won / n, 4),
+        "ci95": [round(low, 4), round(high, 4)], "stored_wins": stored_wins, "turned_to_win": gained,
+        "turned_to_loss": lost, "cpu": round(time.process_time() - start, 1),
+        "load": [round(load, 2), round(os.getloadavg()[0], 2)]}
+    if expected is not None:
+        both = stored_wins - lost
+        d, d_low, d_high = paired_difference_interval(both, lost, gained, n - both - lost - gained)
+        row["stored_estimate"] = [round(expected + v, 4) for v in (d, d_low, d_high)]
+    return row
 
 
 def main() -> None:
@@ -189,7 +205,13 @@ def main() -> None:
     r.add_argument("results")
     r.add_argument("entries", nargs="+")
     r.add_argument("--out", default=None)
+    r.add_argument("--expected", type=float, default=None,
+                   help="the replayed entry's known rate of doing well in these seats (e.g. 0.5: the heuristic "
+                        "against itself in Command of Two; 0.75 in Ранг with 4 players): adds the stored "
+                        "entry's paired estimate and its interval")
     args = parser.parse_args()
+    if args.command == "replay" and args.expected is not None and not 0.0 <= args.expected <= 1.0:
+        parser.error(f"--expected must be a rate between 0 and 1, not {args.expected}")
     if args.command == "open":
         from open_points import score
 
@@ -200,8 +222,8 @@ def main() -> None:
     from open_points import emit
 
     for spec in args.entries:
-        emit(score(game, points, spec, agent_for) if args.command == "open" else replay(args.results, spec, args.game),
-             args.out)
+        emit(score(game, points, spec, agent_for) if args.command == "open"
+             else replay(args.results, spec, args.game, args.expected), args.out)
 
 
 if __name__ == "__main__":

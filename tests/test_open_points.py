@@ -141,6 +141,12 @@ def test_the_ceiling_replays_a_rank_series(tmp_path: Path) -> None:
     not_lost = sum(o["returns"][o["seating"].index(0)] == 0 for o in outcomes)
     assert row["matches"] == 4 and row["wins"] == row["stored_wins"] == not_lost
     assert row["turned_to_win"] == row["turned_to_loss"] == 0
+    known = ceiling.replay(str(path), "heuristic", "rank", expected=0.75)
+    assert known["stored_estimate"][0] == 0.75  # no match turned: the known rate itself
+    assert known["stored_estimate"][1] < 0.75 < known["stored_estimate"][2]
+    random_seat = ceiling.replay(str(path), "random", "rank", expected=0.5)
+    gain = (random_seat["stored_wins"] - random_seat["wins"]) / 4
+    assert random_seat["stored_estimate"][0] == round(0.5 + gain, 4)
     assert ceiling.did_well([0.0, -1.0, 0.0, 0.0], 0) and not ceiling.did_well([0.0, -1.0, 0.0, 0.0], 1)
     assert ceiling.did_well([1.0, -1.0], 0) and not ceiling.did_well([0.0, 0.0], 0)  # Lost Ranks: a draw is no win
 
