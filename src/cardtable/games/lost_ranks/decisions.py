@@ -345,6 +345,7 @@ def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float],
     plain_led = 0 <= led != trump
     low, m = keys & 1, bit_count(keys)  # the -1 key, then the led suit's keys, then the trumps
     led_keys, trump_keys = bit_count(keys & 0x3FFE), bit_count(keys >> 14)
+    code0 = code1 = -1
     for j in range(n - k[TRICK_N] - 1):
         q = later(k[ME], j, n)
         void = k[VOIDS + q]
@@ -370,20 +371,50 @@ def cdf_rows(k: list[int], led: int, keys: int, at: int, table: list[float],
                     gain += 2.0 * p
                 else:
                     loss -= 2.0 * p
-        for i in range(m):
+        code = ((max(0, size) * 2 + led_step) * 2 + trump_step) * 2 + (1 if enemy else 0)
+        if code == code0 or code == code1:  # an earlier seat's very chances
+            src = at + (0 if code == code0 else KEYS)
+            for i in range(m):
+                work[at + j * KEYS + i] = work[src + i]
+        else:
+            seat_row(table, row, n_led, a, tx, (led_step, trump_step, low, led_keys, m), plain_led, enemy,
+                     work, at + j * KEYS)
+        if j == 0:
+            code0 = code
+        else:
+            code1 = code
+    return gain, loss
+
+
+def seat_row(table: list[float], row: int, n_led: int, a: int, tx: int, steps: tuple[int, int, int, int, int],
+             plain_led: bool, enemy: bool, work: list[float], at: int) -> None:
+    """One later seat's chances of :func:`cdf_rows` at ``work[at:]``."""
+    led_step, trump_step, low, led_keys, m = steps
+    none_led = table[row + n_led]
+    if plain_led:
+        cut = none_led - table[row + n_led + tx]
+        for i in range(low + led_keys):
             if i >= low:
-                if i < low + led_keys:
-                    a -= led_step
-                else:
-                    tx -= trump_step
-            if plain_led:
-                v = max(0.0, table[row + a] - (none_led - table[row + n_led + tx]))
-            else:
-                v = table[row + tx]
+                a -= led_step
+            v = max(0.0, table[row + a] - cut)
             if enemy:
                 v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
-            work[at + j * KEYS + i] = v
-    return gain, loss
+            work[at + i] = v
+        top = table[row + a]
+        for i in range(low + led_keys, m):
+            tx -= trump_step
+            v = max(0.0, top - (none_led - table[row + n_led + tx]))
+            if enemy:
+                v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
+            work[at + i] = v
+    else:
+        for i in range(m):
+            if i >= low:
+                tx -= trump_step
+            v = table[row + tx]
+            if enemy:
+                v = ENEMY_FIGHT * v + 1.0 - ENEMY_FIGHT
+            work[at + i] = v
 
 
 def outcome_rows(k: list[int], keys: int, at: int, count: int, work: list[float]) -> None:
@@ -401,7 +432,10 @@ def outcome_rows(k: list[int], keys: int, at: int, count: int, work: list[float]
     missing seat's as 1.0 (it never tops the trick)."""
     me, n = k[ME], k[PLAYERS]
     army = k[ARMY + me]
-    ours = (k[ARMY + later(me, 0, n)] == army, k[ARMY + later(me, 1, n)] == army, k[ARMY + later(me, 2, n)] == army)
+    # 1.0 where a later seat is of the army, 0.0 where of the enemy (a missing seat adds nothing)
+    us0 = 1.0 if k[ARMY + later(me, 0, n)] == army else 0.0
+    us1 = 1.0 if k[ARMY + later(me, 1, n)] == army else 0.0
+    us2 = 1.0 if k[ARMY + later(me, 2, n)] == army else 0.0
     terms = at + ROWS - CDF
     x = bit_count(keys) - 1
     g0 = work[at + x]
@@ -416,24 +450,13 @@ def outcome_rows(k: list[int], keys: int, at: int, count: int, work: list[float]
         h0 = work[at + x]
         h1 = work[at + KEYS + x] if count > 1 else 1.0
         h2 = work[at + 2 * KEYS + x] if count > 2 else 1.0
-        term_us = term_them = 0.0
-        if g0 - h0 > 0:
-            if ours[0]:
-                term_us += (g0 - h0) * (h1 * h2)
-            else:
-                term_them += (g0 - h0) * (h1 * h2)
-        if g1 - h1 > 0:
-            if ours[1]:
-                term_us += (g1 - h1) * (h0 * h2)
-            else:
-                term_them += (g1 - h1) * (h0 * h2)
-        if g2 - h2 > 0:
-            if ours[2]:
-                term_us += (g2 - h2) * (h0 * h1)
-            else:
-                term_them += (g2 - h2) * (h0 * h1)
-        us += term_us
-        them += term_them
+        # each seat's chance to top the trick at the key above x (never below 0: the
+        # zeros the sums add change nothing, every term is at least +0.0)
+        t0 = max(g0 - h0, 0.0) * (h1 * h2)
+        t1 = max(g1 - h1, 0.0) * (h0 * h2)
+        t2 = max(g2 - h2, 0.0) * (h0 * h1)
+        us += ((0.0 + us0 * t0) + us1 * t1) + us2 * t2
+        them += ((0.0 + (1.0 - us0) * t0) + (1.0 - us1) * t1) + (1.0 - us2) * t2
         g0, g1, g2 = h0, h1, h2
 
 

@@ -85,16 +85,18 @@ seat 0's did, the tiebreak rounds (LR-17, LR-18) and the seat that dealt round 1
 
 _decisions = compile_shared(decisions, (
     "suit_ranks", "avoid", "key", "decision_facts", "later", "best", "active_jacks", "stakes", "rank_keep", "keep_four",
-    "soldiers_out", "key_index", "unseen_keys", "floor_key", "led_rows", "cdf_rows", "outcome_rows", "outcome",
+    "soldiers_out", "key_index", "unseen_keys", "floor_key", "led_rows", "cdf_rows", "seat_row", "outcome_rows", "outcome",
     "value_four", "choose_four", "jacks_out", "keep_two", "categories", "hidden_phantom", "opponent_facts",
     "entry_chances", "single_answer", "pair_answer", "phantom_answer", "hand_answer", "value_two",
-    "value_draw", "choose"), decisions.TABLES,
-    inline=("decision_facts", "led_rows", "cdf_rows", "outcome_rows", "choose_four", "value_four", "choose",
+    "value_draw", "choose", "bit_count"), decisions.TABLES,
+    inline=("bit_count", "decision_facts", "led_rows", "cdf_rows", "seat_row", "outcome_rows", "choose_four", "value_four", "choose",
             "opponent_facts", "hidden_phantom", "value_two"))
 """The compiled decisions; the ones that pass the seat's knowledge and the work arrays on
 are compiled into their callers (heuristic play-outs, 4 players ~1.9 → ~2.3 M actions/s,
-2 players ~2.3 → ~2.5 M; all of them inlined: about as fast, seven times the compile time)."""
-_decisions["bit_count"] = bits.bit_count  # the same count, with the kernels' bit trick
+2 players ~2.3 → ~2.5 M; all of them inlined: about as fast, seven times the compile time).
+:func:`~cardtable.games.lost_ranks.decisions.bit_count`'s loop compiles to one ``popcnt``
+instruction (LLVM knows the idiom; the kernels' shift-and-add trick it does not): a few
+per cent of a decision."""
 choose = _decisions["choose"]
 AVOID: Final = np.asarray(decisions.avoid_table(), dtype=np.float64)
 """The heuristic's hypergeometric table (:func:`~cardtable.games.lost_ranks.decisions.avoid_table`)."""
@@ -394,7 +396,7 @@ def _random_action(x: np.uint64, mask: int) -> tuple[np.uint64, int]:
 # --- the heuristic -------------------------------------------------------------------------
 
 
-@njit
+@inline
 def _knowledge(s: Vector, k: Vector) -> None:
     """What the seat to move knows, in the slots of :mod:`cardtable.games.lost_ranks.decisions`:
     its hand and phantom deck, what has been played (the trick, the captures, the
@@ -442,14 +444,25 @@ def _legal_list(s: Vector, legal: Vector) -> int:
     return count
 
 
+@inline
+def _heuristic_inline(s: Vector, k: Vector, legal: Vector, count: int, noise: npt.NDArray[np.float64],
+                      work: npt.NDArray[np.float64]) -> int:
+    """The heuristic's choice among the ``count`` legal actions ``legal`` (the decisions
+    of :mod:`cardtable.games.lost_ranks.decisions`, compiled), breaking ties with
+    ``noise[i]`` for the ``i``-th; ``k`` and ``work`` are work space.  Compiled into the
+    play-outs' loop (:func:`_play_many`): a call passing six arrays costs about a tenth of a
+    decision in reference counting."""
+    _knowledge(s, k)
+    chosen: int = legal[choose(k, legal[:count], noise[:count], AVOID, work)]
+    return chosen
+
+
 @njit
 def _heuristic(s: Vector, k: Vector, legal: Vector, count: int, noise: npt.NDArray[np.float64],
                work: npt.NDArray[np.float64]) -> int:
-    """The heuristic's choice among the ``count`` legal actions ``legal`` (the decisions
-    of :mod:`cardtable.games.lost_ranks.decisions`, compiled), breaking ties with
-    ``noise[i]`` for the ``i``-th; ``k`` and ``work`` are work space."""
-    _knowledge(s, k)
-    chosen: int = legal[choose(k, legal[:count], noise[:count], AVOID, work)]
+    """:func:`_heuristic_inline` as a function of its own, for the step-by-step entries
+    and the searches' play-outs."""
+    chosen: int = _heuristic_inline(s, k, legal, count, noise, work)
     return chosen
 
 
@@ -473,7 +486,7 @@ def _play_many(players: int, n: int, seed: int, policies: Vector, target: int, m
                 count = _legal_list(s, legal)
                 for j in range(count if count > 1 else 0):
                     x, noise[j] = uniform(x)
-                a = legal[0] if count == 1 else _heuristic(s, k, legal, count, noise, work)
+                a = legal[0] if count == 1 else _heuristic_inline(s, k, legal, count, noise, work)
             else:
                 x, a = _random_action(x, _legal(s))
             _apply(s, a, none, round_scores[i], events[i])
