@@ -23,12 +23,17 @@ observation (the other seats of a match get the ordinary one).
     players); adds the stored entry's estimate ``P`` + the paired difference, with its interval
     (the luck of the deals cancels).
 
+``pooled ENTRY RESULTS…``
+    ``replay`` of each results file with ``ENTRY``, then one row for all their matches: the
+    counts added, the intervals and the ``--expected`` paired estimate over the pooled matches.
+
 ``--game rank`` (before the command) for Ранг; Lost Ranks is the default.
 
 ::
 
     python benchmarks/lost_ranks_ceiling.py open points.pkl omniscient:ismcts:seconds=0.1:cpu=true
     python benchmarks/lost_ranks_ceiling.py replay lr2-hard-5000.sqlite omniscient:ismcts:seconds=0.1:cpu=true
+    python benchmarks/lost_ranks_ceiling.py pooled heuristic cot_11200.sqlite cot_11300.sqlite --expected 0.5
 """
 
 from __future__ import annotations
@@ -39,7 +44,6 @@ import os
 import pickle
 import random
 import sqlite3
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -178,18 +182,50 @@ def replay(path: str, spec: str, name: str = "lost-ranks", expected: float | Non
         lost += before and not after
         print(json.dumps({"match": index, "seed": seed, "seating": seating, "stored": returns[hero],
                           "replayed": out.returns[hero]}), flush=True)
-    n = len(rows)
+    row: dict[str, Any] = {"file": path, "entry": spec, "stored_entry": agents[0]}
+    row.update(counts_row(len(rows), stored_wins, won, gained, lost, expected))
+    row.update({"cpu": round(time.process_time() - start, 1), "load": [round(load, 2), round(os.getloadavg()[0], 2)]})
+    return row
+
+
+def counts_row(n: int, stored_wins: int, won: int, gained: int, lost: int,
+               expected: float | None = None) -> dict[str, Any]:
+    """The summary of ``n`` replayed matches: the replayed entry's wins with their Wilson
+    interval, the stored entry's, the matches turned either way and (given ``expected``)
+    the stored entry's paired estimate."""
     low, high = wilson_interval(won, n)
+    stored_low, stored_high = wilson_interval(stored_wins, n)
     row: dict[str, Any] = {
-        "file": path, "entry": spec, "stored_entry": agents[0], "matches": n, "wins": won, "win": round(won / n, 4),
-        "ci95": [round(low, 4), round(high, 4)], "stored_wins": stored_wins, "turned_to_win": gained,
-        "turned_to_loss": lost, "cpu": round(time.process_time() - start, 1),
-        "load": [round(load, 2), round(os.getloadavg()[0], 2)]}
+        "matches": n, "wins": won, "win": round(won / n, 4), "ci95": [round(low, 4), round(high, 4)],
+        "stored_wins": stored_wins, "stored_ci95": [round(stored_low, 4), round(stored_high, 4)],
+        "turned_to_win": gained, "turned_to_loss": lost}
     if expected is not None:
         both = stored_wins - lost
         d, d_low, d_high = paired_difference_interval(both, lost, gained, n - both - lost - gained)
         row["stored_estimate"] = [round(expected + v, 4) for v in (d, d_low, d_high)]
     return row
+
+
+def pooled(paths: list[str], spec: str, name: str = "lost-ranks", expected: float | None = None,
+           out: str | None = None) -> dict[str, Any]:
+    """:func:`replay` of every file of ``paths`` (each row emitted to ``out`` as it ends),
+    then one row for all their matches together: the counts added, the intervals and the
+    paired estimate computed over the pooled matches (not averaged over files)."""
+    from open_points import emit
+
+    keys = ("matches", "stored_wins", "wins", "turned_to_win", "turned_to_loss")
+    totals = dict.fromkeys(keys, 0)
+    stored_entries = set()
+    for path in paths:
+        row = replay(path, spec, name, expected)
+        emit(row, out)
+        stored_entries.add(row["stored_entry"])
+        for key in keys:
+            totals[key] += row[key]
+    pooled_row: dict[str, Any] = {"files": paths, "entry": spec, "stored_entry": sorted(stored_entries)}
+    pooled_row.update(counts_row(totals["matches"], totals["stored_wins"], totals["wins"],
+                                 totals["turned_to_win"], totals["turned_to_loss"], expected))
+    return pooled_row
 
 
 def main() -> None:
@@ -204,13 +240,17 @@ def main() -> None:
     r = sub.add_parser("replay")
     r.add_argument("results")
     r.add_argument("entries", nargs="+")
-    r.add_argument("--out", default=None)
-    r.add_argument("--expected", type=float, default=None,
-                   help="the replayed entry's known rate of doing well in these seats (e.g. 0.5: the heuristic "
-                        "against itself in Command of Two; 0.75 in Ранг with 4 players): adds the stored "
-                        "entry's paired estimate and its interval")
+    p = sub.add_parser("pooled")
+    p.add_argument("entry")
+    p.add_argument("results", nargs="+")
+    expected_help = ("the replayed entry's known rate of doing well in these seats (e.g. 0.5: the heuristic "
+                     "against itself in Command of Two; 0.75 in Ранг with 4 players): adds the stored "
+                     "entry's paired estimate and its interval")
+    for command in (r, p):
+        command.add_argument("--out", default=None)
+        command.add_argument("--expected", type=float, default=None, help=expected_help)
     args = parser.parse_args()
-    if args.command == "replay" and args.expected is not None and not 0.0 <= args.expected <= 1.0:
+    if args.command in ("replay", "pooled") and args.expected is not None and not 0.0 <= args.expected <= 1.0:
         parser.error(f"--expected must be a rate between 0 and 1, not {args.expected}")
     if args.command == "open":
         from open_points import score
@@ -221,10 +261,13 @@ def main() -> None:
             points = pickle.load(f)
     from open_points import emit
 
+    if args.command == "pooled":
+        emit(pooled(args.results, args.entry, args.game, args.expected, args.out), args.out)
+        return
     for spec in args.entries:
         emit(score(game, points, spec, agent_for) if args.command == "open"
              else replay(args.results, spec, args.game, args.expected), args.out)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -151,6 +151,34 @@ def test_the_ceiling_replays_a_rank_series(tmp_path: Path) -> None:
     assert ceiling.did_well([1.0, -1.0], 0) and not ceiling.did_well([0.0, 0.0], 0)  # Lost Ranks: a draw is no win
 
 
+def test_the_ceiling_pools_several_series(tmp_path: Path) -> None:
+    """``lost_ranks_ceiling.py pooled``: the files' counts add up, and the pooled row's
+    intervals and paired estimate are those of all their matches in one file (not an
+    average of the files' rows)."""
+    ceiling = load_benchmark("lost_ranks_ceiling")
+    game = load_game("rank", players=4)
+    agents = ["heuristic", "random", "random", "random"]
+    outcomes = []
+    for i, seed in enumerate(range(21, 27)):
+        seating = [(s - i) % 4 for s in range(4)]
+        out = play_match(game, agents, seed=seed, seating=seating)
+        outcomes.append({"seed": seed, "seating": seating, "returns": list(out.returns)})
+    paths = []
+    for name, part in (("all", outcomes), ("first", outcomes[:2]), ("rest", outcomes[2:])):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({"command": {"agents": agents}, "outcomes": part}))
+        paths.append(str(path))
+    log = tmp_path / "rows.jsonl"
+    pooled = ceiling.pooled(paths[1:], "random", "rank", expected=0.5, out=str(log))
+    whole = ceiling.replay(paths[0], "random", "rank", expected=0.5)
+    for key in ("matches", "wins", "ci95", "stored_wins", "stored_ci95", "turned_to_win", "turned_to_loss",
+                "stored_estimate"):
+        assert pooled[key] == whole[key], key
+    assert pooled["matches"] == 6 and pooled["files"] == paths[1:] and pooled["stored_entry"] == ["heuristic"]
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [row["file"] for row in rows] == paths[1:] and [row["matches"] for row in rows] == [2, 4]
+
+
 def test_rank_values_from_a_reshuffled_stock() -> None:
     """``collect --shuffle-stock`` (Ранг): each continuation keeps the hands as dealt and
     reshuffles only the stock still to draw (RG-2, RG-9); the saved values are recomputed
