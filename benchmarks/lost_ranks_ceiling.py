@@ -20,8 +20,11 @@ observation (the other seats of a match get the ordinary one).
     the match's lowest: in Ранг, not staying in Rank), their Wilson interval and the matches
     turned either way.  ``--expected P``: ``ENTRY`` is known to do well at rate ``P`` in those
     seats (the heuristic against copies of itself: 0.5 in Command of Two, 0.75 in Ранг with 4
-    players); adds the stored entry's estimate ``P`` + the paired difference, with its interval
-    (the luck of the deals cancels).
+    players); adds two estimates of the stored entry's rate over all deals, each with its
+    interval: ``stored_estimate``, ``P`` + the paired difference, and ``stored_stratified``,
+    its rates after the deals ``ENTRY`` did well and badly in, weighted ``P`` and ``1 − P``
+    (:func:`~cardtable.lab.stats.stratified_rate`; the better one when the stored entry keeps
+    nearly all that ``ENTRY`` wins).
 
 ``pooled ENTRY RESULTS…``
     ``replay`` of each results file with ``ENTRY``, then one row for all their matches: the
@@ -50,7 +53,7 @@ from typing import Any
 
 from cardtable.agents import Agent, Observation, make_agent
 from cardtable.lab.series import play_match
-from cardtable.lab.stats import paired_difference_interval, wilson_interval
+from cardtable.lab.stats import paired_difference_interval, stratified_rate, wilson_interval
 from cardtable.protocol import Game, State
 from cardtable.registry import load_game
 
@@ -202,7 +205,9 @@ def counts_row(n: int, stored_wins: int, won: int, gained: int, lost: int,
     if expected is not None:
         both = stored_wins - lost
         d, d_low, d_high = paired_difference_interval(both, lost, gained, n - both - lost - gained)
-        row["stored_estimate"] = [round(expected + v, 4) for v in (d, d_low, d_high)]
+        row["stored_estimate"] = [round(min(1.0, max(0.0, expected + v)), 4) for v in (d, d_low, d_high)]
+        if 0 < won < n:
+            row["stored_stratified"] = [round(v, 4) for v in stratified_rate(expected, both, won, lost, n - won)]
     return row
 
 

@@ -153,30 +153,35 @@ def test_the_ceiling_replays_a_rank_series(tmp_path: Path) -> None:
 
 def test_the_ceiling_pools_several_series(tmp_path: Path) -> None:
     """``lost_ranks_ceiling.py pooled``: the files' counts add up, and the pooled row's
-    intervals and paired estimate are those of all their matches in one file (not an
-    average of the files' rows)."""
+    intervals and both estimates (paired, stratified) are those of all their matches in
+    one file (not an average of the files' rows); the stratified one weighs the rates
+    after the deals the heuristic did and did not lose by its known 3 : 1 (RG-7)."""
     ceiling = load_benchmark("lost_ranks_ceiling")
     game = load_game("rank", players=4)
-    agents = ["heuristic", "random", "random", "random"]
+    agents = ["random", "heuristic", "heuristic", "heuristic"]
     outcomes = []
-    for i, seed in enumerate(range(21, 27)):
+    for i, seed in enumerate(range(21, 33)):
         seating = [(s - i) % 4 for s in range(4)]
         out = play_match(game, agents, seed=seed, seating=seating)
         outcomes.append({"seed": seed, "seating": seating, "returns": list(out.returns)})
     paths = []
-    for name, part in (("all", outcomes), ("first", outcomes[:2]), ("rest", outcomes[2:])):
+    for name, part in (("all", outcomes), ("first", outcomes[:4]), ("rest", outcomes[4:])):
         path = tmp_path / f"{name}.json"
         path.write_text(json.dumps({"command": {"agents": agents}, "outcomes": part}))
         paths.append(str(path))
     log = tmp_path / "rows.jsonl"
-    pooled = ceiling.pooled(paths[1:], "random", "rank", expected=0.5, out=str(log))
-    whole = ceiling.replay(paths[0], "random", "rank", expected=0.5)
+    pooled = ceiling.pooled(paths[1:], "heuristic", "rank", expected=0.75, out=str(log))
+    whole = ceiling.replay(paths[0], "heuristic", "rank", expected=0.75)
     for key in ("matches", "wins", "ci95", "stored_wins", "stored_ci95", "turned_to_win", "turned_to_loss",
-                "stored_estimate"):
+                "stored_estimate", "stored_stratified"):
         assert pooled[key] == whole[key], key
-    assert pooled["matches"] == 6 and pooled["files"] == paths[1:] and pooled["stored_entry"] == ["heuristic"]
+    yes, after_yes, after_no = whole["wins"], whole["stored_wins"] - whole["turned_to_loss"], whole["turned_to_loss"]
+    assert 0 < yes < 12  # both kinds of deal, or there is no stratified estimate
+    assert whole["stored_stratified"][0] == round(0.75 * after_yes / yes + 0.25 * after_no / (12 - yes), 4)
+    assert 0.0 <= whole["stored_estimate"][1] <= whole["stored_estimate"][2] <= 1.0
+    assert pooled["matches"] == 12 and pooled["files"] == paths[1:] and pooled["stored_entry"] == ["random"]
     rows = [json.loads(line) for line in log.read_text().splitlines()]
-    assert [row["file"] for row in rows] == paths[1:] and [row["matches"] for row in rows] == [2, 4]
+    assert [row["file"] for row in rows] == paths[1:] and [row["matches"] for row in rows] == [4, 8]
 
 
 def test_rank_values_from_a_reshuffled_stock() -> None:

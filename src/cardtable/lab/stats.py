@@ -94,6 +94,46 @@ def paired_difference_interval(both: int, first_only: int, second_only: int, nei
     return d, max(-1.0, low), min(1.0, high)
 
 
+def stratified_rate(share: float, wins_after_yes: int, yes: int, wins_after_no: int, no: int,
+                    z: float = 1.959964) -> tuple[float, float, float]:
+    """``(estimate, low, high)`` of a player's rate over all deals, from deals split by a
+    reference player's result on the same deal: of ``yes`` deals the reference did well in,
+    the player did well in ``wins_after_yes``; of ``no`` deals it did not, ``wins_after_no``
+    — and the reference's rate over all deals, ``share``, is known (a player against copies
+    of itself, by symmetry).  Post-stratification: ``share · wins_after_yes / yes + (1 −
+    share) · wins_after_no / no``, its interval by the square-and-add of the two Wilson
+    intervals (Zou and Donner's MOVER for a sum of independent rates).
+
+    Unlike ``expected + paired difference`` (:func:`paired_difference_interval`), which
+    moves the player's rate one for one with the reference's luck, this weighs what the
+    player does after each kind of deal: when the player keeps nearly every deal the
+    reference wins and turns a share of the rest, a sample of deals the reference did
+    badly on leaves more to turn, and only this estimate corrects for it in proportion.
+
+    A player who won all 235 deals the reference won and 101 of the 287 it lost, the
+    reference known to win half:
+
+    >>> est, lo, hi = stratified_rate(0.5, 235, 235, 101, 287)
+    >>> round(est, 4), round(lo, 4), round(hi, 4)
+    (0.676, 0.6483, 0.7044)
+
+    With one stratum weighing everything it is that stratum's rate and Wilson interval:
+
+    >>> stratified_rate(1.0, 95, 100, 3, 7) == (0.95, *wilson_interval(95, 100))
+    True
+    """
+    if yes <= 0 or no <= 0:
+        raise ValueError(f"both kinds of deal are needed, not {yes} and {no}")
+    p_yes, p_no = wins_after_yes / yes, wins_after_no / no
+    l_yes, u_yes = wilson_interval(wins_after_yes, yes, z)
+    l_no, u_no = wilson_interval(wins_after_no, no, z)
+    rest = 1.0 - share
+    estimate = share * p_yes + rest * p_no
+    low = estimate - math.hypot(share * (p_yes - l_yes), rest * (p_no - l_no))
+    high = estimate + math.hypot(share * (u_yes - p_yes), rest * (u_no - p_no))
+    return estimate, max(0.0, low), min(1.0, high)
+
+
 def bootstrap_interval(values: Sequence[float], base: Sequence[float] | None = None, *,
                        resamples: int = 2000, seed: int = 0) -> tuple[float, float]:
     """95 % percentile-bootstrap interval of the mean of ``values`` — or, given
