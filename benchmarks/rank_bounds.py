@@ -14,11 +14,23 @@ These tools look at the true state — they are measurements, never agents.
              still allow not losing and others do not; pickled for ``score``.
 ``score``    The share of those points where an agent (``heuristic``, ``ismcts:iterations=600`` …,
              optionally ``--pi full|hands``) picks a move that still allows not losing.
+``planning`` What planning the seat's *own* later moves is worth once the cards are known.  At each
+             decision of the heuristic seat (entry 0) with a choice — with the stock empty (``--phase
+             empty``: then the game is deterministic and the true hands are all there is to know) or
+             at every decision (``all``: the true stock order seen too) — the seat's game is played
+             on three ways against the exact bots: the heuristic on; the one-step search on the
+             true state at each of its later decisions (every move continued by the heuristic, the
+             best kept, ties to the heuristic's move: what a search seeing every card does with
+             heuristic continuations); and the best sequence of its choices (``oracle``'s search).
+             Printed: the losses of each from the same decisions.  If the best sequence loses
+             hardly less than the one-step search, a search that also plans the seat's later moves
+             has nothing to gain over the one-step search even with the cards seen.
 
     python benchmarks/rank_bounds.py oracle --seed 5000 --games 400
     python benchmarks/rank_bounds.py pi --seed 5000 --games 400 --iterations 600 --sees hands
     python benchmarks/rank_bounds.py points --seed 6000 --games 2000 --out points.pkl
     python benchmarks/rank_bounds.py score points.pkl ismcts:iterations=600 [--sees hands]
+    python benchmarks/rank_bounds.py planning --seed 60000 --games 2000 --phase empty
 """
 
 from __future__ import annotations
@@ -27,7 +39,7 @@ import argparse
 import copy
 import pickle
 import random
-from typing import Any
+from typing import Any, Iterator
 
 from cardtable.agents import Observation, make_agent
 from cardtable.games.rank.knowledge import RankKnowledge
@@ -60,6 +72,50 @@ def survives(state: RankState, bots: list[Any], hero: int, every: bool = False) 
     return state.returns()[hero] >= 0
 
 
+def loses_on(state: RankState, bots: list[Any], hero: int, plan: bool) -> bool:
+    """Whether ``hero`` loses when the game goes on with the exact bots, ``hero`` playing its
+    heuristic bot or (``plan``) the one-step search on the true state at each choice."""
+    state, bots = state.clone(), copy.deepcopy(bots)
+    while not state.is_terminal():
+        p = state.current_player()
+        legal = state.legal_actions()
+        move = legal[0] if len(legal) == 1 else bots[p].act(Observation.of(state, p))
+        if plan and p == hero and len(legal) > 1 and _loses_after(state, move, bots, hero):
+            move = next((a for a in legal if a != move and not _loses_after(state, a, bots, hero)), move)
+        state.apply_action(move)
+    return state.returns()[hero] < 0
+
+
+def _loses_after(state: RankState, move: int, bots: list[Any], hero: int) -> bool:
+    branch = state.clone()
+    branch.apply_action(move)
+    return loses_on(branch, bots, hero, False)
+
+
+def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[bool, bool, bool]]:
+    """Per decision of the heuristic seat with a choice (``phase`` ``empty``: only with the
+    stock empty), whether it loses playing on the heuristic, the one-step search on the
+    true state, and the best sequence of its choices."""
+    for i in range(games):
+        hero = (-i) % 4
+        bots = _bots(seed + i)
+        s = GAME.new_state(seed=seed + i)
+        while not s.is_terminal():
+            p = s.current_player()
+            legal = s.legal_actions()
+            if len(legal) > 1 and p == hero and (phase == "all" or not s.stock_cards):
+                yield (loses_on(s, bots, hero, False), loses_on(s, bots, hero, True),
+                       not survives(s.clone(), copy.deepcopy(bots), hero))
+            s.apply_action(legal[0] if len(legal) == 1 else bots[p].act(Observation.of(s, p)))
+
+
+def planning(seed: int, games: int, phase: str) -> None:
+    rows = list(planning_outcomes(seed, games, phase))
+    heuristic, step, best = (sum(r[k] for r in rows) for k in range(3))
+    print(f"seeds {seed}..{seed + games - 1}, {len(rows)} decisions of the heuristic seat ({phase}): lost playing on "
+          f"the heuristic {heuristic}, the one-step search on the true state {step}, the best sequence {best}")
+
+
 def oracle(seed: int, games: int) -> None:
     lost = safe = 0
     for i in range(games):
@@ -83,7 +139,7 @@ def _see(sees: str) -> None:
         w: Any = obs._state.clone()
         w._undo = []
         return w  # type: ignore[no-any-return]
-    RankKnowledge.sample_world = world  # type: ignore[method-assign, assignment]
+    RankKnowledge.sample_world = world  # type: ignore[method-assign]
 
 
 def pi(seed: int, games: int, iterations: int, sees: str) -> None:
@@ -138,18 +194,22 @@ def score(path: str, spec: str, sees: str | None) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("tool", choices=["oracle", "pi", "points", "score"])
+    ap.add_argument("tool", choices=["oracle", "pi", "points", "score", "planning"])
     ap.add_argument("args", nargs="*")
     ap.add_argument("--seed", type=int, default=5000)
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--iterations", type=int, default=600)
     ap.add_argument("--sees", choices=["full", "hands"])
     ap.add_argument("--out", default="rank-points.pkl")
+    ap.add_argument("--phase", choices=["empty", "all"], default="empty",
+                    help="planning: the decisions with the stock empty, or all")
     a = ap.parse_args()
     if a.tool == "oracle":
         oracle(a.seed, a.games)
     elif a.tool == "pi":
         pi(a.seed, a.games, a.iterations, a.sees or "full")
+    elif a.tool == "planning":
+        planning(a.seed, a.games, a.phase)
     elif a.tool == "points":
         points(a.seed, a.games, a.out)
     else:
