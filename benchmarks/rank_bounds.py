@@ -22,7 +22,8 @@ These tools look at the true state — they are measurements, never agents.
              true state at each of its later decisions (every move continued by the heuristic, the
              best kept, ties to the heuristic's move: what a search seeing every card does with
              heuristic continuations); and the best sequence of its choices (``oracle``'s search).
-             Printed: the losses of each from the same decisions.  If the best sequence loses
+             Printed: the losses of each from the same decisions, and from the first of them in each
+             game.  If the best sequence loses
              hardly less than the one-step search, a search that also plans the seat's later moves
              has nothing to gain over the one-step search even with the cards seen.
 
@@ -92,10 +93,10 @@ def _loses_after(state: RankState, move: int, bots: list[Any], hero: int) -> boo
     return loses_on(branch, bots, hero, False)
 
 
-def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[bool, bool, bool]]:
+def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[int, bool, bool, bool]]:
     """Per decision of the heuristic seat with a choice (``phase`` ``empty``: only with the
-    stock empty), whether it loses playing on the heuristic, the one-step search on the
-    true state, and the best sequence of its choices."""
+    stock empty): the game's seed, and whether the seat loses playing on the heuristic, the
+    one-step search on the true state, and the best sequence of its choices."""
     for i in range(games):
         hero = (-i) % 4
         bots = _bots(seed + i)
@@ -104,16 +105,18 @@ def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[bool,
             p = s.current_player()
             legal = s.legal_actions()
             if len(legal) > 1 and p == hero and (phase == "all" or not s.stock_cards):
-                yield (loses_on(s, bots, hero, False), loses_on(s, bots, hero, True),
+                yield (seed + i, loses_on(s, bots, hero, False), loses_on(s, bots, hero, True),
                        not survives(s.clone(), copy.deepcopy(bots), hero))
             s.apply_action(legal[0] if len(legal) == 1 else bots[p].act(Observation.of(s, p)))
 
 
 def planning(seed: int, games: int, phase: str) -> None:
     rows = list(planning_outcomes(seed, games, phase))
-    heuristic, step, best = (sum(r[k] for r in rows) for k in range(3))
-    print(f"seeds {seed}..{seed + games - 1}, {len(rows)} decisions of the heuristic seat ({phase}): lost playing on "
-          f"the heuristic {heuristic}, the one-step search on the true state {step}, the best sequence {best}")
+    first = list({r[0]: r for r in reversed(rows)}.values())
+    for label, chosen in (("decisions", rows), ("games, at the seat's first such decision", first)):
+        heuristic, step, best = (sum(r[k] for r in chosen) for k in (1, 2, 3))
+        print(f"seeds {seed}..{seed + games - 1}, {len(chosen)} {label} ({phase}): lost playing on the heuristic "
+              f"{heuristic}, the one-step search on the true state {step}, the best sequence {best}")
 
 
 def oracle(seed: int, games: int) -> None:
