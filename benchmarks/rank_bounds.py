@@ -23,9 +23,9 @@ These tools look at the true state — they are measurements, never agents.
              best kept, ties to the heuristic's move: what a search seeing every card does with
              heuristic continuations); and the best sequence of its choices (``oracle``'s search).
              Printed: the losses of each from the same decisions, and from the first of them in each
-             game.  If the best sequence loses
-             hardly less than the one-step search, a search that also plans the seat's later moves
-             has nothing to gain over the one-step search even with the cards seen.
+             game.  If the best sequence loses hardly less than the one-step search, a search that
+             also plans the seat's later moves has nothing to gain over the one-step search even
+             with the cards seen.
 
     python benchmarks/rank_bounds.py oracle --seed 5000 --games 400
     python benchmarks/rank_bounds.py pi --seed 5000 --games 400 --iterations 600 --sees hands
