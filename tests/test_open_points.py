@@ -259,3 +259,41 @@ def test_a_command_of_two_seat_that_sees_the_hands_but_not_the_phantom_order() -
     assert len(orders) > 1
     assert state.phantom(other) == before  # the true state untouched
     assert agent.act(Observation.of(state)) in state.legal_actions()
+
+
+def test_the_ceiling_replays_with_lookahead_playouts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``lost_ranks_ceiling.py --lookahead D replay``: every search of the replay plays out
+    with the look-ahead of ``lookahead_kernel`` at depth ``D``; a negative depth, or the
+    option with Ранг, is refused with the reason."""
+    ceiling = load_benchmark("lost_ranks_ceiling")
+    look = load_benchmark("lookahead_kernel")
+    from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
+
+    monkeypatch.setattr(LostRanksKnowledge, "kernel_values", LostRanksKnowledge.kernel_values)  # undone after
+    depths: list[int] = []
+    plain = look.lookahead_rounds
+
+    def counted(s: Any, seed: int, results: Any, me: int, depth: int, margin: float) -> int:
+        depths.append(depth)
+        return int(plain(s, seed, results, me, depth, margin))
+
+    monkeypatch.setattr(look, "lookahead_rounds", counted)
+    game = load_game("lost-ranks", players=2)
+    agents = ["heuristic", "heuristic"]
+    out = play_match(game, agents, seed=5, seating=[0, 1])
+    path = tmp_path / "cot.json"
+    path.write_text(json.dumps({"command": {"agents": agents},
+                                "outcomes": [{"seed": 5, "seating": [0, 1], "returns": list(out.returns)}]}))
+    monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", "--lookahead", "2", "replay", str(path),
+                                     "ismcts:iterations=4"])
+    ceiling.main()
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert rows[-1]["matches"] == 1 and rows[-1]["entry"] == "ismcts:iterations=4"
+    assert depths and set(depths) == {2}
+    for argv in (["--lookahead", "-1", "replay", str(path), "heuristic"],
+                 ["--game", "rank", "--lookahead", "1", "replay", str(path), "heuristic"]):
+        monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", *argv])
+        with pytest.raises(SystemExit):
+            ceiling.main()
+        assert "--lookahead" in capsys.readouterr().err
