@@ -93,10 +93,10 @@ def _loses_after(state: RankState, move: int, bots: list[Any], hero: int) -> boo
     return loses_on(branch, bots, hero, False)
 
 
-def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[int, bool, bool, bool]]:
-    """Per decision of the heuristic seat with a choice (``phase`` ``empty``: only with the
-    stock empty): the game's seed, and whether the seat loses playing on the heuristic, the
-    one-step search on the true state, and the best sequence of its choices."""
+def hero_decisions(seed: int, games: int) -> Iterator[tuple[int, int, list[Any], RankState]]:
+    """Games ``seed`` … of the heuristic bots (entry 0 in seat ``(-i) % 4``): at each decision of
+    that seat with a choice, the game's seed, the seat, the exact bots and the state, which the
+    caller reads and leaves as they are; then the bots play on."""
     for i in range(games):
         hero = (-i) % 4
         bots = _bots(seed + i)
@@ -104,10 +104,19 @@ def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[int, 
         while not s.is_terminal():
             p = s.current_player()
             legal = s.legal_actions()
-            if len(legal) > 1 and p == hero and (phase == "all" or not s.stock_cards):
-                yield (seed + i, loses_on(s, bots, hero, False), loses_on(s, bots, hero, True),
-                       not survives(s.clone(), copy.deepcopy(bots), hero))
+            if len(legal) > 1 and p == hero:
+                yield seed + i, hero, bots, s
             s.apply_action(legal[0] if len(legal) == 1 else bots[p].act(Observation.of(s, p)))
+
+
+def planning_outcomes(seed: int, games: int, phase: str) -> Iterator[tuple[int, bool, bool, bool]]:
+    """Per decision of the heuristic seat with a choice (``phase`` ``empty``: only with the
+    stock empty): the game's seed, and whether the seat loses playing on the heuristic, the
+    one-step search on the true state, and the best sequence of its choices."""
+    for game_seed, hero, bots, s in hero_decisions(seed, games):
+        if phase == "all" or not s.stock_cards:
+            yield (game_seed, loses_on(s, bots, hero, False), loses_on(s, bots, hero, True),
+                   not survives(s.clone(), copy.deepcopy(bots), hero))
 
 
 def planning(seed: int, games: int, phase: str) -> None:
@@ -156,26 +165,15 @@ def pi(seed: int, games: int, iterations: int, sees: str) -> None:
 def points(seed: int, games: int, out: str) -> None:
     found = []
     total = 0
-    for i in range(games):
-        hero = (-i) % 4
-        bots = _bots(seed + i)
-        s = GAME.new_state(seed=seed + i)
-        while not s.is_terminal():
-            p = s.current_player()
-            legal = s.legal_actions()
-            if len(legal) == 1:
-                s.apply_action(legal[0])
-                continue
-            if p == hero:
-                total += 1
-                labels = {}
-                for a in legal:
-                    branch = s.clone()
-                    branch.apply_action(a)
-                    labels[a] = survives(branch, copy.deepcopy(bots), hero)
-                if len(set(labels.values())) > 1:
-                    found.append((seed + i, hero, list(s.history), labels))
-            s.apply_action(bots[p].act(Observation.of(s, p)))
+    for game_seed, hero, bots, s in hero_decisions(seed, games):
+        total += 1
+        labels = {}
+        for a in s.legal_actions():
+            branch = s.clone()
+            branch.apply_action(a)
+            labels[a] = survives(branch, copy.deepcopy(bots), hero)
+        if len(set(labels.values())) > 1:
+            found.append((game_seed, hero, list(s.history), labels))
     with open(out, "wb") as f:
         pickle.dump(found, f)
     print(f"{total} decisions, {len(found)} critical, saved to {out}")
