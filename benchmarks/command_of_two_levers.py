@@ -19,12 +19,13 @@ style (docs/strength.md, "Fourteenth session"):
     heuristic playing on (paired, mean gain and standard error).
 ``lookahead POINTS ENTRY --depth D``
     The search ``ENTRY`` at those open decisions with play-outs in which the searching
-    seat chooses its next ``D`` decisions of the play-out by a one-step look-ahead in
+    seat chooses its first ``D`` decisions of the play-out by a one-step look-ahead in
     the sampled world (every legal move continued by the heuristic to the round's end,
-    the move with the best army point difference; the heuristic's move on ties or
-    unless it trails by more than ``--margin``): the search seeing, inside each world,
+    the move with the best army point difference; the heuristic's move on ties —
+    :func:`cardtable.games.lost_ranks.kernel.lookahead_rounds`, the search's play-outs
+    since the twenty-eighth session at depth 1): the search seeing, inside each world,
     what its later self would do with that world's cards.  ``--depth 0``: the
-    default play-outs.
+    heuristic's play-outs.
 
 ::
 
@@ -194,26 +195,23 @@ def points_gain(points: list[dict[str, Any]], style: dict[str, float]) -> dict[s
     return {"style": style, "points": len(points), "gain": mean, "se": se, "changed": changed}
 
 
-def lookahead(game: Game, points: list[dict[str, Any]], entry: str, depth: int, margin: float) -> dict[str, Any]:
-    """The ``lookahead`` row: ``entry`` scored at ``points`` with the look-ahead play-outs."""
+def lookahead(game: Game, points: list[dict[str, Any]], entry: str, depth: int) -> dict[str, Any]:
+    """The ``lookahead`` row: ``entry`` scored at ``points`` with the searching seat's
+    first ``depth`` decisions of each play-out looking ahead (its ``leaf`` option must
+    leave the play-outs to the look-ahead, the default)."""
     import open_points
 
     from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
 
     if depth < 0:
-        raise SystemExit(f"--depth {depth}: give 0 (the default play-outs) or more")
-    if depth == 0:
+        raise SystemExit(f"--depth {depth}: give 0 (the heuristic's play-outs) or more")
+    default = LostRanksKnowledge.lookahead_depth
+    LostRanksKnowledge.lookahead_depth = depth
+    try:
         row = open_points.score(game, points, entry)
-    else:
-        import lookahead_kernel
-
-        plain = LostRanksKnowledge.kernel_values
-        LostRanksKnowledge.kernel_values = lookahead_kernel.kernel_values(depth, margin)  # type: ignore[method-assign]
-        try:
-            row = open_points.score(game, points, entry)
-        finally:
-            LostRanksKnowledge.kernel_values = plain  # type: ignore[method-assign]
-    row["entry"] = f"{entry} depth={depth} margin={margin}"
+    finally:
+        LostRanksKnowledge.lookahead_depth = default
+    row["entry"] = f"{entry} depth={depth}"
     row.pop("gains")
     return row
 
@@ -233,7 +231,6 @@ def main() -> None:
     la.add_argument("points")
     la.add_argument("entry")
     la.add_argument("--depth", type=int, default=1)
-    la.add_argument("--margin", type=float, default=0.0)
     args = parser.parse_args()
     if args.command == "styles":
         for text in args.styles:
@@ -248,7 +245,7 @@ def main() -> None:
         for text in args.styles:
             print(json.dumps(points_gain(points, parse_style(text))), flush=True)
         return
-    print(json.dumps(lookahead(load_game("lost-ranks", players=2), points, args.entry, args.depth, args.margin)))
+    print(json.dumps(lookahead(load_game("lost-ranks", players=2), points, args.entry, args.depth)))
 
 
 if __name__ == "__main__":

@@ -31,9 +31,12 @@ observation (the other seats of a match get the ordinary one).
     counts added, the intervals and the ``--expected`` paired estimate over the pooled matches.
 
 ``--game rank`` (before the command) for Ранг; Lost Ranks is the default.  ``--lookahead D``
-(before the command; Command of Two): every search's play-outs are those of
-:mod:`lookahead_kernel` — the searching seat chooses its next ``D`` decisions of each
-play-out by a one-step look-ahead in the world — to replay the search with them in matches.
+(before the command; Command of Two): in the play-outs with the look-ahead (the search's
+default there, ``leaf=lookahead``), the searching seat chooses its first ``D`` decisions of
+each play-out by a one-step look-ahead in the world instead of the first one
+(:attr:`~cardtable.games.lost_ranks.knowledge.LostRanksKnowledge.lookahead_depth`; 0: the
+heuristic's play-outs).  The play-outs before the twenty-eighth session are the entry's
+``leaf=heuristic``.
 
 ::
 
@@ -239,9 +242,9 @@ def pooled(paths: list[str], spec: str, name: str = "lost-ranks", expected: floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=("lost-ranks", "rank"), default="lost-ranks")
-    parser.add_argument("--lookahead", type=int, default=0, metavar="D",
-                        help="Command of Two: the searching seat looks one step ahead at its next D decisions "
-                             "of each play-out (benchmarks/lookahead_kernel.py); 0, the default: the plain play-outs")
+    parser.add_argument("--lookahead", type=int, default=None, metavar="D",
+                        help="Command of Two: the searching seat looks one step ahead at its first D decisions "
+                             "of each play-out (default: the search's, 1; 0: the heuristic's play-outs)")
     sub = parser.add_subparsers(dest="command", required=True)
     o = sub.add_parser("open")
     o.add_argument("points")
@@ -263,15 +266,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.command in ("replay", "pooled") and args.expected is not None and not 0.0 <= args.expected <= 1.0:
         parser.error(f"--expected must be a rate between 0 and 1, not {args.expected}")
-    if args.lookahead < 0 or (args.lookahead and args.game != "lost-ranks"):
-        parser.error(f"--lookahead {args.lookahead}: give 0 or more, and only for Lost Ranks (Command of Two)")
-    if args.lookahead:
-        import lookahead_kernel
-
+    if args.lookahead is not None:
+        if args.lookahead < 0 or args.game != "lost-ranks":
+            parser.error(f"--lookahead {args.lookahead}: give 0 or more, and only for Lost Ranks (Command of Two)")
         from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
 
-        LostRanksKnowledge.kernel_values = lookahead_kernel.kernel_values(  # type: ignore[method-assign]
-            args.lookahead, 0.0)
+        LostRanksKnowledge.lookahead_depth = args.lookahead
     if args.command == "open":
         from open_points import score
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-import numpy as np
 import pytest
 from benchkit import load_benchmark
 
+from cardtable.agents.knowledge import knowledge_for
 from cardtable.games.lost_ranks import decisions
 from cardtable.registry import load_game
 
@@ -63,28 +63,25 @@ def test_duplicate_matches_of_one_style_are_even(levers: ModuleType) -> None:
     assert row["matches"] == 4 and row["share"] == 0.5
 
 
-def test_lookahead_playouts_without_lookahead_are_the_kernels_heuristic_playouts() -> None:
+def test_the_lookahead_command_scores_an_entry(levers: ModuleType, points: list[dict[str, Any]],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lookahead POINTS ENTRY --depth D``: the entry's play-outs look ahead at ``D`` of
+    the searching seat's decisions while it is scored, and at the default's after."""
     pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (pip install 'cardtable[fast]')")
     from cardtable.games.lost_ranks import kernel
 
-    look = load_benchmark("lookahead_kernel")
-    state = load_game("lost-ranks", players=2).new_state(seed=5)
-    for _ in range(9):
-        state.apply_action(state.legal_actions()[0])
-    s = kernel.export(state)
-    plain, ahead, deep = (np.zeros((6, len(kernel.ROUND_RESULT)), dtype=np.int64) for _ in range(3))
-    moves = kernel.heuristic_rounds(s, 11, plain)
-    assert look.lookahead_rounds(s, 11, ahead, state.current_player(), 0, 0.0) == moves
-    assert (ahead == plain).all()
-    more = look.lookahead_rounds(s, 11, deep, state.current_player(), 3, 0.0)
-    assert more > moves  # the look-ahead's continuations are played too
-    assert (deep[:, 2] == plain[:, 2]).all() and (deep[:, 4] == -1).all()  # each ends the same round, match on
+    depths: list[int] = []
+    plain = kernel.lookahead_playouts
 
+    def counted(state: Any, seed: int, n: int, me: int, depth: int = 1) -> Any:
+        depths.append(depth)
+        return plain(state, seed, n, me, depth)
 
-def test_the_lookahead_command_scores_an_entry(levers: ModuleType, points: list[dict[str, Any]]) -> None:
-    pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (pip install 'cardtable[fast]')")
+    monkeypatch.setattr(kernel, "lookahead_playouts", counted)
     game = load_game("lost-ranks", players=2)
-    row = levers.lookahead(game, points[:3], "ismcts:iterations=30", 1, 0.0)
-    assert row["points"] == 3 and row["entry"] == "ismcts:iterations=30 depth=1 margin=0.0"
+    row = levers.lookahead(game, points[:3], "ismcts:iterations=30", 2)
+    assert row["points"] == 3 and row["entry"] == "ismcts:iterations=30 depth=2"
+    assert depths and set(depths) == {2}
+    assert knowledge_for(game).lookahead_depth == 1  # put back
     with pytest.raises(SystemExit, match="--depth -1"):
-        levers.lookahead(game, points[:3], "ismcts:iterations=30", -1, 0.0)
+        levers.lookahead(game, points[:3], "ismcts:iterations=30", -1)

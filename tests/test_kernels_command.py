@@ -26,12 +26,14 @@ def test_warm_steps_cover_every_game_with_a_kernel_and_each_use() -> None:
                 for p in knowledge_for(load_game(g)).leaf_policies}
     assert {(s.game, s.what) for s in steps} == {(g, w) for g in games_with("kernel")
                                                  for w in ("random", "heuristic")} | searches
-    assert ("lost-ranks", "search, heuristic play-outs") in searches  # Command of Two's default
+    assert ("lost-ranks", "search, heuristic play-outs") in searches  # four players' default
+    assert ("lost-ranks", "search, lookahead play-outs") in searches  # Command of Two's
 
 
 def test_each_search_step_plays_out_with_its_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The default four-player Lost Ranks search plays the fast policy; Command of Two's
-    plays the heuristic, another compiled entry: both are warmed, not only the default."""
+    """The four-player Lost Ranks search plays the heuristic, Command of Two's the
+    heuristic with a look-ahead, ``leaf=rollout`` the fast policy: each is another
+    compiled entry, and each is warmed, not only the defaults."""
     played: list[tuple[str, str]] = []
 
     def record(obs: Observation, params: SearchParams, seed: int, knowledge: Knowledge) -> None:
@@ -42,7 +44,7 @@ def test_each_search_step_plays_out_with_its_policy(monkeypatch: pytest.MonkeyPa
         if step.what.startswith("search"):
             step.run()
             assert played[-1] == (step.game, step.what.split(", ")[1].split()[0])
-    assert ("lost-ranks", "heuristic") in played and ("lost-ranks", "rollout") in played
+    assert {("lost-ranks", p) for p in ("heuristic", "rollout", "lookahead")} <= set(played)
 
 
 @pytest.mark.skipif(not kernels.available(), reason="needs the extra fast (numba)")

@@ -1,15 +1,18 @@
-"""Command of Two: the search's inference from play and the omniscient benchmark harness.
+"""Command of Two: the search's inference from play, its look-ahead play-outs and the
+omniscient benchmark harness.
 
 The round's start is rebuilt from the view's public log (LR-20: every card played, by
 whom, from which source, the drawn card turned face up, LR-14) and a world's cards; the
 compiled replay (``pip install 'cardtable[fast]'``) reproduces the round, and the
-heuristic explains its own play on the true deal.  The weighted worlds stay worlds of the
+heuristic explains its own play on the true deal.  The compiled look-ahead play-outs
+play what a look-ahead written on the engine plays.  The weighted worlds stay worlds of the
 observation (LR-20: the same view), and the benchmark's omniscient observation goes only
 to the agent it wraps.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +29,7 @@ from cardtable.agents import Agent, Observation, make_agent  # noqa: E402
 from cardtable.agents.knowledge import knowledge_for  # noqa: E402
 from cardtable.games.lost_ranks import LostRanksState, kernel  # noqa: E402
 from cardtable.games.lost_ranks.inference import RoundLog  # noqa: E402
-from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge  # noqa: E402
+from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge, heuristic_move  # noqa: E402
 from cardtable.lab.series import play_match  # noqa: E402
 from cardtable.registry import load_game  # noqa: E402
 
@@ -199,22 +202,106 @@ def test_heuristic_leaf_playouts_are_the_heuristic() -> None:
     assert differ > 0
 
 
+def _numpy_stream(seed: int) -> random.Random:
+    """Python's generator set to the stream numba's (numpy's) has when seeded with ``seed``."""
+    key, pos = np.random.RandomState(seed).get_state()[1:3]
+    rng = random.Random()
+    rng.setstate((3, tuple(int(x) for x in key) + (int(pos),), None))
+    return rng
+
+
 def test_the_kernel_and_python_heuristic_play_outs_are_the_same() -> None:
-    """Command of Two plays the heuristic in its play-outs (``leaf_policy``): fed the same
-    random numbers (numba's generator seeded with ``s``, Python's set to numpy's stream for
-    ``s``), the compiled and the Python heuristic play-outs end the round alike (totals,
-    LR-15; the match's outcome, LR-18)."""
+    """Command of Two plays the heuristic in its play-outs (``leaf_policy``
+    ``"lookahead"``: the heuristic with a look-ahead compiled, the heuristic alone in
+    Python): fed the same random numbers (numba's generator seeded with ``s``, Python's set
+    to numpy's stream for ``s``), the compiled and the Python heuristic play-outs end the
+    round alike (totals, LR-15; the match's outcome, LR-18)."""
     kn = knowledge_for(GAME)
-    assert isinstance(kn, LostRanksKnowledge) and kn.leaf_policy == "heuristic"
+    assert isinstance(kn, LostRanksKnowledge) and kn.leaf_policy == "lookahead"
     checked = 0
     for seed, state in enumerate(_decisions(range(12, 14), 0.05)):
         _, rows = kernel.heuristic_playouts(state, seed, 1)
-        key, pos = np.random.RandomState(seed).get_state()[1:3]
-        rng = random.Random()
-        rng.setstate((3, tuple(int(x) for x in key) + (int(pos),), None))
+        rng = _numpy_stream(seed)
         world = state.clone()
         while not kn.cutoff(world, state.round_index):
             world.apply_action(kn.rollout_action(world, rng))
         assert rows[0][:2] == world.army_totals, seed
         checked += 1
     assert checked > 5
+
+
+def _heuristic_to_round_end(world: LostRanksState, rng: random.Random) -> None:
+    r = world.round_index
+    while not world.is_terminal() and world.round_index == r:
+        world.apply_action(heuristic_move(world, rng))
+
+
+def _python_lookahead(state: LostRanksState, rng: random.Random, me: int) -> tuple[int, int]:
+    """One look-ahead play-out written from its description: the heuristic plays; at
+    ``me``'s first decision with a choice, each legal move in turn is continued by the
+    heuristic to the round's end and the best army point difference for ``me`` is played
+    (the heuristic's move on a tie); the army totals at the round's end."""
+    world, r = state.clone(), state.round_index
+    mine = world.armies[me]
+    looked = False
+    while not world.is_terminal() and world.round_index == r:
+        legal = world.legal_actions()
+        a = heuristic_move(world, rng)
+        if len(legal) > 1 and world.current_player() == me and not looked:
+            looked = True
+            best, best_value, heuristic_value = a, -math.inf, 0
+            for c in legal:
+                u = world.clone()
+                u.apply_action(c)
+                _heuristic_to_round_end(u, rng)
+                value = u.army_totals[mine] - u.army_totals[1 - mine]
+                heuristic_value = value if c == a else heuristic_value
+                if value > best_value:
+                    best, best_value = c, value
+            a = best if best_value > heuristic_value else a
+        world.apply_action(a)
+    return world.army_totals
+
+
+def test_lookahead_play_outs_are_the_python_lookahead_and_depth_0_the_heuristic() -> None:
+    """The look-ahead play-outs (``leaf_policy`` ``"lookahead"``, Command of Two's default)
+    play move for move what a Python look-ahead on the engine plays with the same random
+    numbers, for either seat looking ahead; at depth 0 they are the heuristic's play-outs,
+    random numbers and all; deeper they play more moves and end the same round."""
+    checked = 0
+    for seed, state in enumerate(_decisions(range(15, 17), 0.04)):
+        for me in (0, 1):
+            _, rows = kernel.lookahead_playouts(state, seed, 1, me)
+            assert rows[0][:2] == _python_lookahead(state, _numpy_stream(seed), me), (seed, me)
+        s = kernel.export(state)
+        plain, ahead, deep = (np.zeros((4, len(kernel.ROUND_RESULT)), dtype=np.int64) for _ in range(3))
+        moves = kernel.heuristic_rounds(s, seed, plain)
+        assert kernel.lookahead_rounds(s, seed, ahead, state.current_player(), 0) == moves
+        assert (ahead == plain).all()
+        assert kernel.lookahead_rounds(s, seed, deep, state.current_player(), 3) > moves
+        assert (deep[:, 2] == plain[:, 2]).all()
+        checked += 1
+    assert checked > 5
+
+
+def test_lookahead_leaf_values_look_ahead_for_the_searching_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``kernel_values(world, round, me, seed)`` with the look-ahead are the mean values of
+    :func:`~cardtable.games.lost_ranks.kernel.lookahead_playouts` with ``me`` looking
+    ahead; ``lookahead_depth`` 0 gives the heuristic's play-outs."""
+    kn = knowledge_for(GAME)
+    assert isinstance(kn, LostRanksKnowledge) and kn.lookahead_depth == 1
+    state = next(_decisions(range(18, 19), 0.2))
+
+    def red_mean(rows: list[tuple[int, ...]]) -> float:
+        return sum(kn.red_value(*row) for row in rows) / len(rows)
+
+    for me in (0, 1):
+        moves, rows = kernel.lookahead_playouts(state, 9, kn.leaf_playouts, me)
+        values = kn.kernel_values(state, state.round_index, me, 9)
+        assert values is not None and values[1] == moves
+        assert values[0][state.armies.index(0)] == pytest.approx(red_mean(rows))  # the Red army's seat
+    monkeypatch.setattr(kn, "lookahead_depth", 0)
+    moves, rows = kernel.heuristic_playouts(state, 9, kn.leaf_playouts)
+    values = kn.kernel_values(state, state.round_index, 1, 9)
+    assert values is not None and values[1] == moves
+    assert values[0][state.armies.index(0)] == pytest.approx(red_mean(rows))

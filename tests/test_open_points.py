@@ -263,22 +263,22 @@ def test_a_command_of_two_seat_that_sees_the_hands_but_not_the_phantom_order() -
 
 def test_the_ceiling_replays_with_lookahead_playouts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """``lost_ranks_ceiling.py --lookahead D replay``: every search of the replay plays out
-    with the look-ahead of ``lookahead_kernel`` at depth ``D``; a negative depth, or the
-    option with Ранг, is refused with the reason."""
+    """``lost_ranks_ceiling.py --lookahead D replay``: every search of the replay looks
+    ahead at ``D`` of the searching seat's decisions in each play-out; a negative depth,
+    or the option with Ранг, is refused with the reason."""
     ceiling = load_benchmark("lost_ranks_ceiling")
-    look = load_benchmark("lookahead_kernel")
+    from cardtable.games.lost_ranks import kernel
     from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
 
-    monkeypatch.setattr(LostRanksKnowledge, "kernel_values", LostRanksKnowledge.kernel_values)  # undone after
+    monkeypatch.setattr(LostRanksKnowledge, "lookahead_depth", LostRanksKnowledge.lookahead_depth)  # undone after
     depths: list[int] = []
-    plain = look.lookahead_rounds
+    plain = kernel.lookahead_playouts
 
-    def counted(s: Any, seed: int, results: Any, me: int, depth: int, margin: float) -> int:
+    def counted(state: Any, seed: int, n: int, me: int, depth: int = 1) -> Any:
         depths.append(depth)
-        return int(plain(s, seed, results, me, depth, margin))
+        return plain(state, seed, n, me, depth)
 
-    monkeypatch.setattr(look, "lookahead_rounds", counted)
+    monkeypatch.setattr(kernel, "lookahead_playouts", counted)
     game = load_game("lost-ranks", players=2)
     agents = ["heuristic", "heuristic"]
     out = play_match(game, agents, seed=5, seating=[0, 1])

@@ -277,7 +277,8 @@ def test_the_tree_search_plays_out_in_the_kernel_and_ends_every_budget(players: 
             assert on.choose() in obs.legal_actions
             assert on.iterations >= 1 and on.playout_moves <= on.steps
             if "steps" in budget:
-                assert on.steps >= budget["steps"] and on.steps < budget["steps"] + 400
+                per_iteration = on.steps / on.iterations  # Command of Two's look-ahead: ~2000 moves early
+                assert on.steps >= budget["steps"] and on.steps < budget["steps"] + 3 * per_iteration
             else:
                 assert on.iterations == 300
                 # several compiled play-outs a leaf (the knowledge's leaf_playouts): more

@@ -133,8 +133,9 @@ class SearchParams:
     leaf: str | None = None
     """Who plays the play-outs where the game offers a choice (its knowledge's
     :attr:`~cardtable.agents.knowledge.Knowledge.leaf_policies`: Lost Ranks and Ранг
-    ``"rollout"``, the fast play-out policy, or ``"heuristic"``, the heuristic bot;
-    ``None``: the game's default, its ``leaf_policy``)."""
+    ``"rollout"``, the fast play-out policy, or ``"heuristic"``, the heuristic bot; Lost
+    Ranks also ``"lookahead"``, the heuristic with the searching seat looking one step
+    ahead; ``None``: the game's default, its ``leaf_policy``)."""
     root_actions: tuple[int, ...] | None = None
     """Flat search: the root moves to compare (``None``: the game's short list, else every
     legal move).  The move analysis passes every legal move; the tree search always

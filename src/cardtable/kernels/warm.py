@@ -44,8 +44,9 @@ class WarmFailure(Exception):
 def warm_steps() -> list[WarmStep]:
     """Every game's kernel entries: random and heuristic matches, and a short search
     for each policy that can play the search's play-outs (:attr:`Knowledge.leaf_policies`:
-    a game's sizes differ in which they play by default — Command of Two the heuristic,
-    four-player Lost Ranks the fast policy — and each is its own compiled entry)."""
+    a game's sizes differ in which they play by default — four-player Lost Ranks the
+    heuristic, Command of Two the heuristic with a look-ahead — and each is its own
+    compiled entry)."""
     from cardtable.agents.knowledge import knowledge_for
 
     steps = []

@@ -30,7 +30,8 @@ phantom cards (LR-14); no other hidden card.
 
 Entries: :func:`play_many` (the lab's batches, random and heuristic seats), :func:`new_match`,
 :func:`legal_actions`, :func:`apply_action` and :func:`heuristic_action` (step by step, for the verification
-against the engine).
+against the engine); for the search's play-outs :func:`policy_playouts`, :func:`heuristic_playouts` and
+:func:`lookahead_playouts`.
 """
 
 from __future__ import annotations
@@ -687,6 +688,15 @@ rounds, outcome (-1 on, 0 Red won, 1 Black won, 2 draw)."""
 
 
 @search_njit
+def _round_result(t: Vector, row: Vector) -> None:
+    """Write the match vector ``t``'s :data:`ROUND_RESULT` into ``row``."""
+    outcome = t[OUTCOME]
+    row[0], row[1], row[4] = t[TOTALS + RED], t[TOTALS + BLACK], outcome
+    row[2] = t[ROUND] + (1 if outcome >= 0 else 0)
+    row[3] = t[TIEBREAKS]
+
+
+@search_njit
 def policy_rounds(s: Vector, seed: int, results: Vector) -> int:
     """``results.shape[0]`` play-outs of copies of ``s`` by :func:`_policy_round`, numba's
     generator seeded once with ``seed``; row ``i`` of ``results`` gets play-out ``i``'s
@@ -697,10 +707,7 @@ def policy_rounds(s: Vector, seed: int, results: Vector) -> int:
     for i in range(results.shape[0]):
         t = s.copy()
         moves += _policy_round(t, none)
-        outcome = t[OUTCOME]
-        results[i, 0], results[i, 1], results[i, 4] = t[TOTALS + RED], t[TOTALS + BLACK], outcome
-        results[i, 2] = t[ROUND] + (1 if outcome >= 0 else 0)
-        results[i, 3] = t[TIEBREAKS]
+        _round_result(t, results[i])
     return moves
 
 
@@ -810,6 +817,23 @@ def round_misses(world: LostRanksState, start: RoundStart, actions: Sequence[int
 
 
 @njit
+def _heuristic_to_round_end(t: Vector, k: Vector, legal: Vector, noise: npt.NDArray[np.float64],
+                            work: npt.NDArray[np.float64], none: Vector, round_scores: Vector, events: Vector,
+                            r: int) -> int:
+    """Every seat plays the compiled heuristic in ``t`` (in place) to the end of round
+    ``r`` (ties broken at random); returns the moves played."""
+    moves = 0
+    while t[CUR] >= 0 and t[ROUND] == r:
+        count = _legal_list(t, legal)
+        for j in range(count if count > 1 else 0):
+            noise[j] = np.random.random()
+        a = legal[0] if count == 1 else _heuristic(t, k, legal, count, noise, work)
+        _apply(t, a, none, round_scores, events)
+        moves += 1
+    return moves
+
+
+@njit
 def heuristic_rounds(s: Vector, seed: int, results: Vector) -> int:
     """:func:`policy_rounds` with every seat playing the compiled heuristic instead of the
     play-out policy (ties broken at random, as the Python bot breaks them)."""
@@ -825,18 +849,57 @@ def heuristic_rounds(s: Vector, seed: int, results: Vector) -> int:
     moves = 0
     for i in range(results.shape[0]):
         t = s.copy()
+        moves += _heuristic_to_round_end(t, k, legal, noise, work, none, round_scores, events, t[ROUND])
+        _round_result(t, results[i])
+    return moves
+
+
+@njit
+def lookahead_rounds(s: Vector, seed: int, results: Vector, me: int, depth: int) -> int:
+    """:func:`heuristic_rounds` in which seat ``me`` makes its first ``depth`` decisions
+    with a choice by a one-step look-ahead in the play-out's world: each legal move, then
+    the heuristic to the round's end; the move with the best army point difference
+    (``me``'s army's round points minus the other's) is played, the heuristic's on a tie.
+    Depth 0 is :func:`heuristic_rounds`, the same random numbers and all."""
+    np.random.seed(seed)
+    n = s[PLAYERS]
+    none = np.empty((0, 53), dtype=np.int64)
+    round_scores = np.zeros((0, n), dtype=np.int64)
+    events = np.zeros((n, len(EVENTS)), dtype=np.int64)
+    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
+    legal = np.zeros(54, dtype=np.int64)
+    candidates = np.zeros(54, dtype=np.int64)
+    noise = np.zeros(54, dtype=np.float64)
+    work = np.zeros(decisions.WORK, dtype=np.float64)
+    mine = RED if me % 2 == s[RED_PARITY] else BLACK
+    moves = 0
+    for i in range(results.shape[0]):
+        t = s.copy()
         r = t[ROUND]
+        left = depth
         while t[CUR] >= 0 and t[ROUND] == r:
             count = _legal_list(t, legal)
             for j in range(count if count > 1 else 0):
                 noise[j] = np.random.random()
             a = legal[0] if count == 1 else _heuristic(t, k, legal, count, noise, work)
+            if count > 1 and t[CUR] == me and left > 0:
+                left -= 1
+                candidates[:count] = legal[:count]
+                best_value, best_action, heuristic_value = -1e9, a, 0.0
+                for c in range(count):
+                    u = t.copy()
+                    _apply(u, candidates[c], none, round_scores, events)
+                    moves += 1 + _heuristic_to_round_end(u, k, legal, noise, work, none, round_scores, events, r)
+                    value = float(u[TOTALS + mine] - u[TOTALS + 1 - mine])
+                    if candidates[c] == a:
+                        heuristic_value = value
+                    if value > best_value:
+                        best_value, best_action = value, candidates[c]
+                if best_value > heuristic_value:
+                    a = best_action
             _apply(t, a, none, round_scores, events)
             moves += 1
-        outcome = t[OUTCOME]
-        results[i, 0], results[i, 1], results[i, 4] = t[TOTALS + RED], t[TOTALS + BLACK], outcome
-        results[i, 2] = t[ROUND] + (1 if outcome >= 0 else 0)
-        results[i, 3] = t[TIEBREAKS]
+        _round_result(t, results[i])
     return moves
 
 
@@ -844,4 +907,13 @@ def heuristic_playouts(state: LostRanksState, seed: int, n: int) -> tuple[int, l
     """:func:`policy_playouts` with the compiled heuristic in every seat (:func:`heuristic_rounds`)."""
     results = np.zeros((n, len(ROUND_RESULT)), dtype=np.int64)
     moves = int(heuristic_rounds(export(state), seed, results))
+    return moves, [tuple(row) for row in results.tolist()]
+
+
+def lookahead_playouts(state: LostRanksState, seed: int, n: int, me: int,
+                       depth: int = 1) -> tuple[int, list[tuple[int, ...]]]:
+    """:func:`heuristic_playouts` with seat ``me`` looking one step ahead at its first
+    ``depth`` decisions of each (:func:`lookahead_rounds`)."""
+    results = np.zeros((n, len(ROUND_RESULT)), dtype=np.int64)
+    moves = int(lookahead_rounds(export(state), seed, results, me, depth))
     return moves, [tuple(row) for row in results.tolist()]

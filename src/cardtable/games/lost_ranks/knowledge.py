@@ -29,7 +29,9 @@
   and 0.45).  The search plays the heuristic bot itself instead
   (:attr:`LostRanksKnowledge.leaf_policy` ``"heuristic"``: compiled in the kernel, the
   bot's decisions in Python), which gains more at the decisions that matter than
-  knowing every hidden card would (docs/strength.md, "Lost Ranks: the ceiling").
+  knowing every hidden card would (docs/strength.md, "Lost Ranks: the ceiling"); in
+  Command of Two with the searching seat's first decision of each play-out chosen by a
+  one-step look-ahead (``"lookahead"``, "Twenty-seventh session").
 
 Which cards each seat may still hold (voids shown by not following suit, LR-7,
 LR-20; phantom cards) is the game's own ``resample``.  **Inference from play** (Command of
@@ -167,14 +169,24 @@ class LostRanksKnowledge(Knowledge):
     leaf, so each descent buys a less noisy estimate.  Command of Two: 2 per world and
     root move of the flat search (more worlds for the time; set in ``__init__``)."""
 
-    leaf_policies = ("rollout", "heuristic")
+    leaf_policies = ("rollout", "heuristic", "lookahead")
     leaf_policy = "rollout"
     """Who plays the play-outs: ``"rollout"`` (the fast play-out policy of
-    :mod:`~cardtable.games.lost_ranks.rollout`) or ``"heuristic"`` (the heuristic bot
+    :mod:`~cardtable.games.lost_ranks.rollout`), ``"heuristic"`` (the heuristic bot
     itself: in the kernel compiled, :func:`~cardtable.games.lost_ranks.kernel.heuristic_playouts`,
-    in Python :func:`heuristic_move`).  Set to the heuristic in ``__init__`` (Command of
-    Two: +0.043 ± 0.006 at the open decisions, docs/strength.md, "Lost Ranks: the
-    ceiling"; 4 players with the flat search, "Nineteenth session")."""
+    in Python :func:`heuristic_move`) or ``"lookahead"`` (the heuristic, the searching
+    seat choosing its first decision of each play-out by a one-step look-ahead in the
+    play-out's world, :func:`~cardtable.games.lost_ranks.kernel.lookahead_playouts`; only
+    compiled — without the kernel the heuristic plays).  Set in ``__init__``: the
+    heuristic with 4 players (the flat search, docs/strength.md, "Nineteenth session"),
+    the look-ahead in Command of Two ("Twenty-seventh session": +9 / −1 matches turned
+    on 100 replayed deals at 0.7 CPU s; the heuristic had gained +0.043 ± 0.006 at the
+    open decisions over the fast policy, "Lost Ranks: the ceiling")."""
+
+    lookahead_depth = 1
+    """With :attr:`leaf_policy` ``"lookahead"``: how many of the searching seat's
+    decisions in each play-out look ahead (deeper costs more play-outs and was not
+    measured to win)."""
 
     keep_margin_value: float | None = None
     """How much better than the heuristic's move another must look to be played (``None``:
@@ -205,6 +217,7 @@ class LostRanksKnowledge(Knowledge):
         self.mode = "pimc"
         self.keep_margin_value = 0.01
         if game.num_players == 2:
+            self.leaf_policy = "lookahead"
             self.leaf_playouts = 2
             # docs/strength.md, "Twenty-fifth session": replayed at 0.1 CPU s on 290 fresh
             # deals, the inference won 193 matches where the search without it won 183
@@ -251,7 +264,7 @@ class LostRanksKnowledge(Knowledge):
 
     def rollout_action(self, state: State, rng: random.Random) -> int:
         assert isinstance(state, LostRanksState)
-        if self.leaf_policy == "heuristic":
+        if self.leaf_policy != "rollout":
             return heuristic_move(state, rng)
         return policy_move(state, state.legal_actions(), rng)
 
@@ -274,19 +287,26 @@ class LostRanksKnowledge(Knowledge):
         return 0.9 * (2.0 * p_red - 1.0) + margin
 
     def kernel_values(self, world: State, root_round: int, me: int, seed: int) -> tuple[list[float], int] | None:
-        """:attr:`leaf_playouts` policy play-outs of ``world`` to the cut-off in the compiled
-        kernel (:func:`cardtable.games.lost_ranks.kernel.policy_playouts`: the policy of
-        :meth:`rollout_action`, compiled from :mod:`cardtable.games.lost_ranks.rollout`, its
-        random numbers from ``seed``): their mean per-seat values and the moves played in
-        all; ``None`` without the extra ``fast`` or for options the kernel refuses."""
+        """:attr:`leaf_playouts` play-outs of ``world`` to the cut-off in the compiled
+        kernel by the :attr:`leaf_policy` (the fast policy,
+        :func:`cardtable.games.lost_ranks.kernel.policy_playouts`; the heuristic,
+        :func:`~cardtable.games.lost_ranks.kernel.heuristic_playouts`; or the heuristic
+        with seat ``me`` looking ahead, :func:`~cardtable.games.lost_ranks.kernel.lookahead_playouts`;
+        their random numbers from ``seed``): their mean per-seat values and the moves
+        played in all; ``None`` without the extra ``fast`` or for options the kernel refuses."""
         kernel = self.kernel
         if kernel is None:
             return None
         assert isinstance(world, LostRanksState)
         if self.cutoff(world, root_round):
             return self.evaluate(world), 0
-        playouts = kernel.heuristic_playouts if self.leaf_policy == "heuristic" else kernel.policy_playouts
-        moves, rows = playouts(world, seed & 0xFFFFFFFF, self.leaf_playouts)
+        seed &= 0xFFFFFFFF
+        if self.leaf_policy == "lookahead":
+            moves, rows = kernel.lookahead_playouts(world, seed, self.leaf_playouts, me, self.lookahead_depth)
+        elif self.leaf_policy == "heuristic":
+            moves, rows = kernel.heuristic_playouts(world, seed, self.leaf_playouts)
+        else:
+            moves, rows = kernel.policy_playouts(world, seed, self.leaf_playouts)
         cache = self._red_values
         total = 0.0
         for row in rows:
