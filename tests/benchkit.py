@@ -7,6 +7,9 @@ import importlib.util
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
+
+import pytest
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
@@ -22,3 +25,19 @@ def load_benchmark(name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def record_lookahead_depths(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The look-ahead depth of every Command of Two play-out batch from now on (the Lost
+    Ranks kernel's ``lookahead_playouts`` wrapped until ``monkeypatch`` is undone)."""
+    from cardtable.games.lost_ranks import kernel
+
+    depths: list[int] = []
+    plain = kernel.lookahead_playouts
+
+    def counted(state: Any, seed: int, n: int, me: int, depth: int = 1) -> Any:
+        depths.append(depth)
+        return plain(state, seed, n, me, depth)
+
+    monkeypatch.setattr(kernel, "lookahead_playouts", counted)
+    return depths

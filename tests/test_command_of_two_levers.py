@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from benchkit import load_benchmark
+from benchkit import load_benchmark, record_lookahead_depths
 
 from cardtable.agents.knowledge import knowledge_for
 from cardtable.games.lost_ranks import decisions
@@ -68,16 +68,7 @@ def test_the_lookahead_command_scores_an_entry(levers: ModuleType, points: list[
     """``lookahead POINTS ENTRY --depth D``: the entry's play-outs look ahead at ``D`` of
     the searching seat's decisions while it is scored, and at the default's after."""
     pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (pip install 'cardtable[fast]')")
-    from cardtable.games.lost_ranks import kernel
-
-    depths: list[int] = []
-    plain = kernel.lookahead_playouts
-
-    def counted(state: Any, seed: int, n: int, me: int, depth: int = 1) -> Any:
-        depths.append(depth)
-        return plain(state, seed, n, me, depth)
-
-    monkeypatch.setattr(kernel, "lookahead_playouts", counted)
+    depths = record_lookahead_depths(monkeypatch)
     game = load_game("lost-ranks", players=2)
     row = levers.lookahead(game, points[:3], "ismcts:iterations=30", 2)
     assert row["points"] == 3 and row["entry"] == "ismcts:iterations=30 depth=2"

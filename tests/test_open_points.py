@@ -16,7 +16,7 @@ from typing import Any
 from types import ModuleType
 
 import pytest
-from benchkit import load_benchmark
+from benchkit import load_benchmark, record_lookahead_depths
 
 from cardtable.agents.base import Observation
 from cardtable.agents.knowledge import knowledge_for
@@ -267,18 +267,10 @@ def test_the_ceiling_replays_with_lookahead_playouts(tmp_path: Path, monkeypatch
     ahead at ``D`` of the searching seat's decisions in each play-out; a negative depth,
     or the option with Ранг, is refused with the reason."""
     ceiling = load_benchmark("lost_ranks_ceiling")
-    from cardtable.games.lost_ranks import kernel
     from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
 
     monkeypatch.setattr(LostRanksKnowledge, "lookahead_depth", LostRanksKnowledge.lookahead_depth)  # undone after
-    depths: list[int] = []
-    plain = kernel.lookahead_playouts
-
-    def counted(state: Any, seed: int, n: int, me: int, depth: int = 1) -> Any:
-        depths.append(depth)
-        return plain(state, seed, n, me, depth)
-
-    monkeypatch.setattr(kernel, "lookahead_playouts", counted)
+    depths = record_lookahead_depths(monkeypatch)
     game = load_game("lost-ranks", players=2)
     agents = ["heuristic", "heuristic"]
     out = play_match(game, agents, seed=5, seating=[0, 1])

@@ -834,33 +834,12 @@ def _heuristic_to_round_end(t: Vector, k: Vector, legal: Vector, noise: npt.NDAr
 
 
 @njit
-def heuristic_rounds(s: Vector, seed: int, results: Vector) -> int:
-    """:func:`policy_rounds` with every seat playing the compiled heuristic instead of the
-    play-out policy (ties broken at random, as the Python bot breaks them)."""
-    np.random.seed(seed)
-    n = s[PLAYERS]
-    none = np.empty((0, 53), dtype=np.int64)
-    round_scores = np.zeros((0, n), dtype=np.int64)
-    events = np.zeros((n, len(EVENTS)), dtype=np.int64)
-    k = np.zeros(decisions.KNOWLEDGE, dtype=np.int64)
-    legal = np.zeros(54, dtype=np.int64)
-    noise = np.zeros(54, dtype=np.float64)
-    work = np.zeros(decisions.WORK, dtype=np.float64)
-    moves = 0
-    for i in range(results.shape[0]):
-        t = s.copy()
-        moves += _heuristic_to_round_end(t, k, legal, noise, work, none, round_scores, events, t[ROUND])
-        _round_result(t, results[i])
-    return moves
-
-
-@njit
 def lookahead_rounds(s: Vector, seed: int, results: Vector, me: int, depth: int) -> int:
     """:func:`heuristic_rounds` in which seat ``me`` makes its first ``depth`` decisions
     with a choice by a one-step look-ahead in the play-out's world: each legal move, then
     the heuristic to the round's end; the move with the best army point difference
     (``me``'s army's round points minus the other's) is played, the heuristic's on a tie.
-    Depth 0 is :func:`heuristic_rounds`, the same random numbers and all."""
+    With ``depth`` 0 (or ``me`` -1), every seat plays the heuristic."""
     np.random.seed(seed)
     n = s[PLAYERS]
     none = np.empty((0, 53), dtype=np.int64)
@@ -900,6 +879,15 @@ def lookahead_rounds(s: Vector, seed: int, results: Vector, me: int, depth: int)
             _apply(t, a, none, round_scores, events)
             moves += 1
         _round_result(t, results[i])
+    return moves
+
+
+@njit
+def heuristic_rounds(s: Vector, seed: int, results: Vector) -> int:
+    """:func:`policy_rounds` with every seat playing the compiled heuristic instead of the
+    play-out policy (ties broken at random, as the Python bot breaks them): the
+    look-ahead play-outs with no seat looking ahead."""
+    moves: int = lookahead_rounds(s, seed, results, -1, 0)
     return moves
 
 
