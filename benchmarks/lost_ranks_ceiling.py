@@ -30,6 +30,14 @@ observation (the other seats of a match get the ordinary one).
     ``replay`` of each results file with ``ENTRY``, then one row for all their matches: the
     counts added, the intervals and the ``--expected`` paired estimate over the pooled matches.
 
+``deals OUT --seed S --matches N``
+    Fresh deals to replay: the heuristic against copies of itself in ``N`` matches (match
+    seeds ``S``, ``S + 1``, …; the seats rotated), split by how the first seat's entry did
+    into ``OUT_lost.json`` and ``OUT_won.json`` (the arena's JSON, entries ``heuristic``),
+    so that two entries can be compared on the deals the heuristic loses — where a search
+    has something to turn — and on those it wins.  ``--players``: 2 in Lost Ranks (Command
+    of Two), 4 in Ранг by default.
+
 ``--game rank`` (before the command) for Ранг; Lost Ranks is the default.  ``--lookahead D``
 (before the command; Command of Two): in the play-outs with the look-ahead (the search's
 default there, ``leaf=lookahead``), the searching seat chooses its first ``D`` decisions of
@@ -43,6 +51,7 @@ heuristic's play-outs).  The play-outs before the twenty-eighth session are the 
     python benchmarks/lost_ranks_ceiling.py open points.pkl omniscient:ismcts:seconds=0.1:cpu=true
     python benchmarks/lost_ranks_ceiling.py replay lr2-hard-5000.sqlite omniscient:ismcts:seconds=0.1:cpu=true
     python benchmarks/lost_ranks_ceiling.py pooled heuristic cot_11200.sqlite cot_11300.sqlite --expected 0.5
+    python benchmarks/lost_ranks_ceiling.py deals fresh --seed 5000000 --matches 400
 """
 
 from __future__ import annotations
@@ -239,6 +248,34 @@ def pooled(paths: list[str], spec: str, name: str = "lost-ranks", expected: floa
     return pooled_row
 
 
+def heuristic_deals(game: Game, seed: int, matches: int) -> dict[str, list[dict[str, Any]]]:
+    """:func:`play_match` of the heuristic against copies of itself on match seeds ``seed``
+    … ``seed + matches - 1`` (seat of entry 0 rotated with the match number): the arena's
+    outcome rows of the matches entry 0 lost (``"lost"``) and did well in (``"won"``)."""
+    rows: dict[str, list[dict[str, Any]]] = {"lost": [], "won": []}
+    n = game.num_players
+    for index in range(matches):
+        seating = [0 if (s + index) % n == 0 else 1 for s in range(n)]
+        out = play_match(game, ["heuristic", "heuristic"], seed=seed + index, seating=seating)
+        returns = list(out.returns)
+        kind = "won" if did_well(returns, seating.index(0)) else "lost"
+        rows[kind].append({"seed": seed + index, "seating": seating, "returns": returns})
+    return rows
+
+
+def write_deals(game: Game, out: str, seed: int, matches: int) -> dict[str, Any]:
+    """:func:`heuristic_deals` written to ``OUT_lost.json`` and ``OUT_won.json``; returns
+    the counts and the files."""
+    rows = heuristic_deals(game, seed, matches)
+    summary: dict[str, Any] = {"matches": matches, "seed": seed}
+    for kind, outcomes in rows.items():
+        path = f"{out}_{kind}.json"
+        with open(path, "w") as f:
+            json.dump({"command": {"agents": ["heuristic", "heuristic"]}, "outcomes": outcomes}, f)
+        summary[kind] = {"file": path, "deals": len(outcomes)}
+    return summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=("lost-ranks", "rank"), default="lost-ranks")
@@ -257,6 +294,11 @@ def main() -> None:
     p = sub.add_parser("pooled")
     p.add_argument("entry")
     p.add_argument("results", nargs="+")
+    d = sub.add_parser("deals", help="fresh deals the heuristic loses and wins, to replay")
+    d.add_argument("out", help="prefix of the two files written: OUT_lost.json, OUT_won.json")
+    d.add_argument("--seed", type=int, required=True)
+    d.add_argument("--matches", type=int, required=True)
+    d.add_argument("--players", type=int, default=None, help="default: 2 in Lost Ranks, 4 in Ранг")
     expected_help = ("the replayed entry's known rate of doing well in these seats (e.g. 0.5: the heuristic "
                      "against itself in Command of Two; 0.75 in Ранг with 4 players): adds the stored "
                      "entry's paired estimate and its interval")
@@ -272,6 +314,12 @@ def main() -> None:
         from cardtable.games.lost_ranks.knowledge import LostRanksKnowledge
 
         LostRanksKnowledge.lookahead_depth = args.lookahead
+    if args.command == "deals":
+        if args.matches < 1:
+            parser.error(f"--matches must be 1 or more, not {args.matches}")
+        players = args.players if args.players is not None else 2 if args.game == "lost-ranks" else 4
+        print(json.dumps(write_deals(load_game(args.game, players=players), args.out, args.seed, args.matches)))
+        return
     if args.command == "open":
         from open_points import score
 

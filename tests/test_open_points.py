@@ -289,3 +289,35 @@ def test_the_ceiling_replays_with_lookahead_playouts(tmp_path: Path, monkeypatch
         with pytest.raises(SystemExit):
             ceiling.main()
         assert "--lookahead" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("game_name", "players"), [("lost-ranks", 2), ("rank", 4)])
+def test_fresh_deals_split_by_the_heuristic_result_and_replay_as_stored(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        game_name: str, players: int) -> None:
+    """``lost_ranks_ceiling.py deals OUT --seed S --matches N``: the heuristic against copies
+    of itself, its seat rotated, written as two arena files — the deals it lost and those it
+    did well in — that together hold every match once; replaying a file with the heuristic
+    gives back every stored result."""
+    ceiling = load_benchmark("lost_ranks_ceiling")
+    prefix = tmp_path / "fresh"
+    monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", "--game", game_name, "deals", str(prefix),
+                                     "--seed", "70", "--matches", "6"])
+    ceiling.main()
+    summary = json.loads(capsys.readouterr().out.splitlines()[-1])
+    files = {kind: json.loads(Path(summary[kind]["file"]).read_text()) for kind in ("lost", "won")}
+    rows = files["lost"]["outcomes"] + files["won"]["outcomes"]
+    assert sorted(row["seed"] for row in rows) == list(range(70, 76))
+    assert {row["seating"].index(0) for row in rows} == set(range(players))
+    for kind, data in files.items():
+        assert summary[kind]["deals"] == len(data["outcomes"])
+        for row in data["outcomes"]:
+            assert ceiling.did_well(row["returns"], row["seating"].index(0)) == (kind == "won")
+    kind = "lost" if files["lost"]["outcomes"] else "won"
+    replayed = ceiling.replay(summary[kind]["file"], "heuristic", game_name)
+    assert replayed["wins"] == replayed["stored_wins"] == (0 if kind == "lost" else replayed["matches"])
+    monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", "deals", str(prefix), "--seed", "1",
+                                     "--matches", "0"])
+    with pytest.raises(SystemExit):
+        ceiling.main()
+    assert "--matches must be 1 or more" in capsys.readouterr().err
