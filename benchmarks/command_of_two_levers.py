@@ -23,8 +23,8 @@ style (docs/strength.md, "Fourteenth session"):
     the sampled world (every legal move continued by the heuristic to the round's end,
     the move with the best army point difference; the heuristic's move on ties —
     :func:`cardtable.games.lost_ranks.kernel.lookahead_rounds`, the search's play-outs
-    since the twenty-eighth session at depth 1): the search seeing, inside each world,
-    what its later self would do with that world's cards.  ``--depth 0``: the
+    since the twenty-eighth session, at depth 2 since the twenty-ninth): the search
+    seeing, inside each world, what its later self would do with that world's cards.  ``--depth 0``: the
     heuristic's play-outs.
 
 ::

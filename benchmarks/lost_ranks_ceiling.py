@@ -41,7 +41,7 @@ observation (the other seats of a match get the ordinary one).
 ``--game rank`` (before the command) for Ранг; Lost Ranks is the default.  ``--lookahead D``
 (before the command; Command of Two): in the play-outs with the look-ahead (the search's
 default there, ``leaf=lookahead``), the searching seat chooses its first ``D`` decisions of
-each play-out by a one-step look-ahead in the world instead of the first one
+each play-out by a one-step look-ahead in the world instead of the default two
 (:attr:`~cardtable.games.lost_ranks.knowledge.LostRanksKnowledge.lookahead_depth`; 0: the
 heuristic's play-outs).  The play-outs before the twenty-eighth session are the entry's
 ``leaf=heuristic``.
@@ -281,7 +281,7 @@ def main() -> None:
     parser.add_argument("--game", choices=("lost-ranks", "rank"), default="lost-ranks")
     parser.add_argument("--lookahead", type=int, default=None, metavar="D",
                         help="Command of Two: the searching seat looks one step ahead at its first D decisions "
-                             "of each play-out (default: the search's, 1; 0: the heuristic's play-outs)")
+                             "of each play-out (default: the search's, 2; 0: the heuristic's play-outs)")
     sub = parser.add_subparsers(dest="command", required=True)
     o = sub.add_parser("open")
     o.add_argument("points")

@@ -70,9 +70,9 @@ def test_the_lookahead_command_scores_an_entry(levers: ModuleType, points: list[
     pytest.importorskip("numba", reason="the kernels are the optional extra 'fast' (pip install 'cardtable[fast]')")
     depths = record_lookahead_depths(monkeypatch)
     game = load_game("lost-ranks", players=2)
-    row = levers.lookahead(game, points[:3], "ismcts:iterations=30", 2)
-    assert row["points"] == 3 and row["entry"] == "ismcts:iterations=30 depth=2"
-    assert depths and set(depths) == {2}
-    assert knowledge_for(game).lookahead_depth == 1  # put back
+    row = levers.lookahead(game, points[:3], "ismcts:iterations=30", 3)
+    assert row["points"] == 3 and row["entry"] == "ismcts:iterations=30 depth=3"
+    assert depths and set(depths) == {3}
+    assert knowledge_for(game).lookahead_depth == 2  # put back
     with pytest.raises(SystemExit, match="--depth -1"):
         levers.lookahead(game, points[:3], "ismcts:iterations=30", -1)

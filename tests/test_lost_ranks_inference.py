@@ -289,14 +289,14 @@ def test_lookahead_leaf_values_look_ahead_for_the_searching_seat(monkeypatch: py
     :func:`~cardtable.games.lost_ranks.kernel.lookahead_playouts` with ``me`` looking
     ahead; ``lookahead_depth`` 0 gives the heuristic's play-outs."""
     kn = knowledge_for(GAME)
-    assert isinstance(kn, LostRanksKnowledge) and kn.lookahead_depth == 1
+    assert isinstance(kn, LostRanksKnowledge) and kn.lookahead_depth == 2  # docs/strength.md, 29th session
     state = next(_decisions(range(18, 19), 0.2))
 
     def red_mean(rows: list[tuple[int, ...]]) -> float:
         return sum(kn.red_value(*row) for row in rows) / len(rows)
 
     for me in (0, 1):
-        moves, rows = kernel.lookahead_playouts(state, 9, kn.leaf_playouts, me)
+        moves, rows = kernel.lookahead_playouts(state, 9, kn.leaf_playouts, me, kn.lookahead_depth)
         values = kn.kernel_values(state, state.round_index, me, 9)
         assert values is not None and values[1] == moves
         assert values[0][state.armies.index(0)] == pytest.approx(red_mean(rows))  # the Red army's seat

@@ -277,12 +277,12 @@ def test_the_ceiling_replays_with_lookahead_playouts(tmp_path: Path, monkeypatch
     path = tmp_path / "cot.json"
     path.write_text(json.dumps({"command": {"agents": agents},
                                 "outcomes": [{"seed": 5, "seating": [0, 1], "returns": list(out.returns)}]}))
-    monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", "--lookahead", "2", "replay", str(path),
+    monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", "--lookahead", "3", "replay", str(path),
                                      "ismcts:iterations=4"])
     ceiling.main()
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert rows[-1]["matches"] == 1 and rows[-1]["entry"] == "ismcts:iterations=4"
-    assert depths and set(depths) == {2}
+    assert depths and set(depths) == {3}  # not the default's 2
     for argv in (["--lookahead", "-1", "replay", str(path), "heuristic"],
                  ["--game", "rank", "--lookahead", "1", "replay", str(path), "heuristic"]):
         monkeypatch.setattr("sys.argv", ["lost_ranks_ceiling.py", *argv])
