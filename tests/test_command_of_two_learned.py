@@ -146,9 +146,14 @@ def test_learned_play_outs_with_an_infinite_margin_are_the_heuristics(learned: M
     assert np.array_equal(ours, theirs)
 
 
-def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(learned: ModuleType) -> None:
+def test_the_search_plays_its_seat_by_the_learned_policy_only_inside_the_block(learned: ModuleType,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     game, state = midgame(6, moves=11)
     seat = state.current_player()
+    # The default search's play-outs are the heuristic's once no seat looks ahead in them
+    # (Command of Two's look-ahead, depth 2 by default): what the learned policy plays
+    # at an infinite margin.
+    monkeypatch.setattr(knowledge_for(game), "lookahead_depth", 0)
 
     def search_move() -> tuple[int, dict[int, float]]:
         agent = make_agent("ismcts:iterations=60", game, seed=9)
