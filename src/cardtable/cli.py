@@ -12,12 +12,12 @@ import typer
 from rich import box
 from rich.console import Console, Group
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from cardtable import records
 from cardtable.agents import agent_names, check_agent_spec, make_agent
+from cardtable.console.progress import progress_bar
 from cardtable.protocol import Game
 from cardtable.gameflags import game_argument, given_options, option_values, with_game_options
 from cardtable.i18n import message
@@ -256,8 +256,7 @@ def play_series(game_name: str, game_options: dict[str, Any], agents: str, *, ga
     if results is not None:
         results.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
+        with progress_bar(err_console) as progress:
             task = progress.add_task(escape(f"{game.title}: {' vs '.join(entries)}"), total=games)
             summary = run_series(game, entries, games=games, seed=seed, jobs=jobs, results=results,
                                  on_match=lambda _: progress.advance(task))

@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, Task, TextColumn, TimeRemainingColumn
 from rich.markup import escape
 from rich.text import Text
 
+from cardtable.console.progress import progress_bar
 from cardtable.registry import game_names
 
 lab_app = typer.Typer(help="The designers' lab: studies of many matches, and their reports.", no_args_is_help=True)
@@ -96,12 +97,13 @@ def run_command(
         with open_results(path, study) as store:
             done = store.done()
             cells = study.cells()
-            with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
-                          TimeRemainingColumn(), console=err_console) as progress:
+            with progress_bar(err_console, TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                              RateColumn(), TimeRemainingColumn()) as progress:
                 total = progress.add_task("[bold]all cells", total=study.matches * len(cells),
                                           completed=sum(1 for k, _ in done if k in {c.key for c in cells}))
                 per_cell = {c.key: progress.add_task(f"  {c.label}", total=study.matches,
-                                                     completed=sum(1 for k, _ in done if k == c.key)) for c in cells}
+                                                     completed=sum(1 for k, _ in done if k == c.key), quiet=True)
+                            for c in cells}
 
                 def advance(row: dict[str, Any]) -> None:
                     progress.advance(total)

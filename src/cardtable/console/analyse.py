@@ -14,11 +14,11 @@ from typing import Optional
 
 import typer
 from rich import box
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from cardtable import records
+from cardtable.console.progress import progress_bar
 from cardtable.agents.analysis import BLUNDER, DEFAULT_ITERATIONS, INACCURACY, MISTAKE, MatchAnalysis, analyse
 
 _BARS = "▁▂▃▄▅▆▇█"
@@ -107,8 +107,7 @@ def analyse_command(
     game = final.game
     if not 0 <= seat < game.num_players:
         raise fail(f"--seat: seat must be 0..{game.num_players - 1} for {game.name}, not {seat}")
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=err_console) as progress:
+    with progress_bar(err_console, unit="decisions") as progress:
         task = progress.add_task(f"Analysing seat {seat}", total=None)
         result = analyse(final, seat, iterations=iterations, seed=seed,
                          progress=lambda done, total: progress.update(task, completed=done, total=total))

@@ -116,10 +116,10 @@ def ratings_command(
     """Rate the AI levels in a fresh arena between them.
 
     Prints each level's rating with its ±2σ interval: the leaderboard's landmarks."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
     from rich.table import Table
 
     from cardtable.cli import build_game, check_entries, console, err_console, fail
+    from cardtable.console.progress import progress_bar
 
     game = build_game(game_name, game_options)
     names = [level.strip() for level in levels.split(",") if level.strip()]
@@ -128,8 +128,7 @@ def ratings_command(
     for name in names:
         check_entries(name, game)
     pairs = len(names) * (len(names) - 1) // 2
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TimeRemainingColumn(), console=err_console) as progress:
+    with progress_bar(err_console) as progress:
         task = progress.add_task(f"{game.title}: {len(names)} levels", total=pairs * games)
         found = arena_ratings(game, names, games=games, iterations=iterations or None, seed=seed, jobs=jobs,
                               on_match=lambda _: progress.advance(task))
