@@ -38,7 +38,7 @@ def test_one_line_each_twentieth_and_one_at_the_end() -> None:
             progress.advance(task)
     lines = lines_of(out)
     assert len(lines) == 20
-    assert lines[0] == "Ранг: hard vs heuristic: 3/45 matches in T, about T left"
+    assert lines[0] == "Ранг: hard vs heuristic: 3/45 matches in T, T left"
     assert lines[-1] == "Ранг: hard vs heuristic: 45/45 matches in T"
     done = [int(re.findall(r"(\d+)/45 matches", line)[0]) for line in lines]
     assert done == sorted(done) and all(b - a in (2, 3) for a, b in zip(done, done[1:]))
@@ -53,8 +53,8 @@ def test_short_runs_write_every_step_and_quiet_tasks_nothing() -> None:
             progress.update(shown, completed=done, total=3)
             progress.advance(hidden)
         progress.update(shown, completed=3)  # no progress: no line
-    assert lines_of(out) == ["Analysing seat 0: 1/3 decisions in T, about T left",
-                             "Analysing seat 0: 2/3 decisions in T, about T left",
+    assert lines_of(out) == ["Analysing seat 0: 1/3 decisions in T, T left",
+                             "Analysing seat 0: 2/3 decisions in T, T left",
                              "Analysing seat 0: 3/3 decisions in T"]
 
 
@@ -64,7 +64,7 @@ def test_a_resumed_task_estimates_from_this_run_only() -> None:
         task = progress.add_task("all cells", total=40, completed=37)
         assert out.getvalue() == ""
         progress.advance(task)
-    assert lines_of(out) == ["all cells: 38/40 matches in T, about T left"]
+    assert lines_of(out) == ["all cells: 38/40 matches in T, T left"]
 
 
 def test_arena_into_a_log_shows_its_progress(tmp_path: Path) -> None:

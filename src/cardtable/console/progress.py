@@ -6,10 +6,10 @@ arena … 2> run.log``, a batch job, ``nohup``) it shows nothing until the run e
 one plain line each time a task passes another twentieth of its total, and at its end —
 how far, how long so far, about how long left::
 
-    Lost Ranks: hard vs heuristic: 5/20 matches in 0:05:31, about 0:16:33 left
+    Lost Ranks: hard vs heuristic: 5/20 matches in 0:05:31, 0:16:33 left
 
-The lines follow the work done, never a clock, so a log holds the same lines however
-fast the run went.
+The lines follow the work done, never a clock: a log gets the same lines (but for their
+times) however fast the run went.
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ class LineProgress(Progress):
             self.console.print(self.line(task), markup=True, highlight=False)
 
     def line(self, task: Task) -> str:
-        """``DESCRIPTION: DONE/TOTAL UNIT in ELAPSED, about LEFT left`` (no estimate before
+        """``DESCRIPTION: DONE/TOTAL UNIT in ELAPSED, LEFT left`` (no estimate before
         the first unit of this run is done, none once the task is finished)."""
         done = int(task.completed)
         text = f"{task.description}: {done}/{int(task.total or 0)} {self.unit}"
@@ -86,7 +86,7 @@ class LineProgress(Progress):
         done_here = task.completed - self._started_at.get(task.id, 0.0)
         left = (task.total or 0) - task.completed
         if left > 0 and done_here > 0:
-            text += f", about {clock(elapsed / done_here * left)} left"
+            text += f", {clock(elapsed / done_here * left)} left"
         return text
 
 
